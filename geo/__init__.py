@@ -1,0 +1,1 @@
+"""Dateline's library: stories, gazetteer, geocoders, timeline logic and map builders."""

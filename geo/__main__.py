@@ -1,0 +1,25 @@
+"""Command line: ``python -m geo validate|geocode|extract ...``."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    commands = {
+        "validate": ("geo.story", "run_validate"),
+        "geocode": ("geo.geocoders.cli", "run_geocode"),
+        "extract": ("geo.extract", "run_extract"),
+    }
+    if not args or args[0] not in commands:
+        print("usage: python -m geo {validate,geocode,extract} ...", file=sys.stderr)
+        return 2
+    module_name, func_name = commands[args[0]]
+    # Import lazily: validate should not pay for the gazetteer, nor geocode for dateparser.
+    module = __import__(module_name, fromlist=[func_name])
+    return getattr(module, func_name)(args[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
