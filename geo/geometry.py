@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -20,7 +21,7 @@ def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
 def route_km(points: Iterable[tuple[float, float]]) -> float:
     """Geodesic length in km of a path through (lat, lon) points in order."""
     pts = list(points)
-    return sum(distance_km(p, q) for p, q in zip(pts, pts[1:], strict=False))
+    return sum(distance_km(p, q) for p, q in itertools.pairwise(pts))
 
 
 def ring_area_km2(ring: Sequence[Sequence[float]]) -> float:
@@ -28,7 +29,7 @@ def ring_area_km2(ring: Sequence[Sequence[float]]) -> float:
     if len(ring) < 4:
         return 0.0
     total = 0.0
-    for (lon1, lat1), (lon2, lat2) in zip(ring, ring[1:], strict=False):
+    for (lon1, lat1), (lon2, lat2) in itertools.pairwise(ring):
         total += math.radians(lon2 - lon1) * (
             2 + math.sin(math.radians(lat1)) + math.sin(math.radians(lat2))
         )

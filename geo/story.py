@@ -1,0 +1,566 @@
+"""Load a story folder into validated pandas tables, or report every problem with file and line."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from shapely.geometry import shape
+
+from geo.geometry import polygon_area_km2
+
+CATEGORIES = (
+    "offensive",
+    "battle",
+    "ceasefire",
+    "convoy",
+    "airstrike",
+    "handover",
+    "speech",
+    "celebration",
+    "casualties",
+    "captives",
+    "remains-found",
+    "evacuation",
+    "prisoner-swap",
+    "funeral",
+    "statement",
+)
+CONFIDENCE = ("reported", "claimed", "disputed")
+PLACE_KINDS = (
+    "city",
+    "town",
+    "village",
+    "region",
+    "valley",
+    "hill",
+    "crossing",
+    "station",
+    "country",
+    "border",
+    "area",
+)
+CONVOY_STATUS = ("assembling", "moving", "halted", "split", "arrived", "returned")
+FIGURES = (
+    "people",
+    "militants",
+    "civilians",
+    "killed",
+    "wounded",
+    "captives",
+    "remains",
+    "buses",
+    "vehicles",
+    "area_km2",
+)
+PLACE_COLUMNS = (
+    "id",
+    "name",
+    "aliases",
+    "kind",
+    "country",
+    "lat",
+    "lon",
+    "radius_m",
+    "geonames_id",
+    "coord_source",
+)
+EVENT_COLUMNS = (
+    "id",
+    "date",
+    "end_date",
+    "place_id",
+    "category",
+    "actors",
+    "summary",
+    *FIGURES,
+    "source",
+    "source_detail",
+    "confidence",
+    "confidence_note",
+)
+CONVOY_COLUMNS = (
+    "id",
+    "date",
+    "group",
+    "place_id",
+    "lat",
+    "lon",
+    "radius_m",
+    "status",
+    "note",
+    "source",
+)
+FRONT_PROPERTIES = (
+    "id",
+    "side",
+    "holder",
+    "valid_from",
+    "valid_to",
+    "reported_km2",
+    "drawn_km2",
+    "approximate",
+    "source",
+)
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# drawn_km2 is stored rounded; allow for that and for a journalist's hand edit of the file.
+_AREA_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a story file, located by file and line (or feature)."""
+
+    file: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.where}: {self.message}"
+            if self.where
+            else (f"{self.file}: {self.message}")
+        )
+
+
+class StoryError(ValueError):
+    """Raised when a story folder has problems; ``problems`` lists every one of them."""
+
+    def __init__(self, path: Path | str, problems: list[Problem]):
+        self.path = Path(path)
+        self.problems = list(problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        super().__init__(f"{len(self.problems)} problem(s) in story {self.path}:\n{lines}")
+
+
+@dataclass(frozen=True)
+class Story:
+    """A loaded, validated story: metadata plus one DataFrame per file."""
+
+    path: Path
+    meta: dict[str, Any]
+    places: pd.DataFrame
+    events: pd.DataFrame
+    convoy: pd.DataFrame
+    fronts: pd.DataFrame
+    sources: pd.DataFrame = field(repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.meta["id"]
+
+    @property
+    def title(self) -> str:
+        return self.meta["title"]
+
+    @property
+    def summary(self) -> str:
+        return self.meta["summary"]
+
+    @property
+    def start(self) -> date:
+        return self.meta["span"]["start"]
+
+    @property
+    def end(self) -> date:
+        return self.meta["span"]["end"]
+
+
+class _Checker:
+    """Collects problems while one file's columns are parsed."""
+
+    def __init__(self, file: str, problems: list[Problem], first_line: int = 2):
+        self.file = file
+        self.problems = problems
+        self.first_line = first_line
+
+    def add(self, where: str, message: str) -> None:
+        self.problems.append(Problem(self.file, where, message))
+
+    def rows(self, mask: pd.Series, message: Callable[[Any], str]) -> None:
+        """Report each row where ``mask`` is true; ``message`` gets the row's index label."""
+        for idx in mask[mask].index:
+            self.add(f"line {int(idx) + self.first_line}", message(idx))
+
+
+def _read_csv(path: Path, columns: tuple[str, ...], required: set[str], chk: _Checker):
+    """Read a CSV as strings; report missing and unknown columns."""
+    try:
+        if path.suffix == ".parquet":
+            df = pd.read_parquet(path)
+            df = df.astype({c: "string" for c in df.columns if c in columns})
+            df = df.fillna("")
+        else:
+            df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except FileNotFoundError:
+        chk.add("", "file is missing")
+        return None
+    except (UnicodeDecodeError, pd.errors.ParserError, ValueError, OSError) as exc:
+        chk.add("", f"cannot be read: {exc}")
+        return None
+    df.columns = [str(c).strip() for c in df.columns]
+    missing = [c for c in columns if c in required and c not in df.columns]
+    unknown = [c for c in df.columns if c not in columns]
+    if missing:
+        chk.add("line 1", f"missing required column(s): {', '.join(missing)}")
+    if unknown:
+        chk.add(
+            "line 1", f"unknown column(s): {', '.join(unknown)} (expected {', '.join(columns)})"
+        )
+    if missing:
+        return None
+    for c in columns:
+        if c not in df.columns:
+            df[c] = ""
+    df = df[list(columns)].copy()
+    for c in columns:
+        df[c] = df[c].astype(str).str.strip()
+    return df
+
+
+def _required(df: pd.DataFrame, cols: list[str], chk: _Checker) -> None:
+    for c in cols:
+        chk.rows(df[c] == "", lambda _i, c=c: f"{c} is empty")
+
+
+def _slug_ids(df: pd.DataFrame, chk: _Checker) -> None:
+    bad = (df["id"] != "") & ~df["id"].str.match(_SLUG)
+    chk.rows(bad, lambda i: f"id {df.at[i, 'id']!r} must be lowercase letters, digits and '-'")
+    dup = (df["id"] != "") & df["id"].duplicated(keep="first")
+    chk.rows(dup, lambda i: f"id {df.at[i, 'id']!r} is used twice")
+
+
+def _dates(df: pd.DataFrame, col: str, chk: _Checker, span: tuple[date, date] | None):
+    raw = df[col]
+    parsed = pd.to_datetime(raw, format="%Y-%m-%d", errors="coerce")
+    bad = (raw != "") & parsed.isna()
+    chk.rows(bad, lambda i: f"{col} {raw[i]!r} is not a date (YYYY-MM-DD)")
+    if span is not None:
+        lo, hi = pd.Timestamp(span[0]), pd.Timestamp(span[1])
+        out = parsed.notna() & ((parsed < lo) | (parsed > hi))
+        chk.rows(out, lambda i: f"{col} {raw[i]} is outside the story's span {span[0]}..{span[1]}")
+    return parsed
+
+
+def _numbers(df: pd.DataFrame, col: str, chk: _Checker, lo=None, hi=None, integer=False):
+    raw = df[col]
+    num = pd.to_numeric(raw.str.replace(",", "", regex=False), errors="coerce")
+    bad = (raw != "") & num.isna()
+    chk.rows(bad, lambda i: f"{col} {raw[i]!r} is not a number")
+    if integer:
+        frac = num.notna() & (num.round() != num)
+        chk.rows(frac, lambda i: f"{col} {raw[i]!r} is not a whole number")
+    if lo is not None:
+        chk.rows(num < lo, lambda i: f"{col} {raw[i]} is below {lo}")
+    if hi is not None:
+        chk.rows(num > hi, lambda i: f"{col} {raw[i]} is above {hi}")
+    if integer:
+        return num.where(num.round() == num).astype("Int64")
+    return num.astype("Float64")
+
+
+def _enum(df: pd.DataFrame, col: str, allowed: tuple[str, ...], chk: _Checker) -> None:
+    bad = (df[col] != "") & ~df[col].isin(allowed)
+    chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not one of {', '.join(allowed)}")
+
+
+def _refs(df, col: str, known: set[str], what: str, chk: _Checker) -> None:
+    bad = (df[col] != "") & ~df[col].isin(known)
+    chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not a known {what}")
+
+
+def _split_list(s: pd.Series) -> pd.Series:
+    return s.map(lambda v: [x.strip() for x in v.split("|") if x.strip()] if v else [])
+
+
+def _load_meta(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+    chk = _Checker("story.toml", problems)
+    try:
+        meta = tomllib.loads((path / "story.toml").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        chk.add("", "file is missing")
+        return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        chk.add("", f"is not valid TOML: {exc}")
+        return None
+    for key in ("id", "title", "summary", "span", "dateline", "sources"):
+        if key not in meta:
+            chk.add("", f"missing key {key!r}")
+    for key in ("id", "title", "summary"):
+        if key in meta and (not isinstance(meta[key], str) or not meta[key].strip()):
+            chk.add("", f"{key} must be a non-empty string")
+    if isinstance(meta.get("id"), str) and not _SLUG.match(meta["id"]):
+        chk.add("", f"id {meta['id']!r} must be lowercase letters, digits and '-'")
+    span = meta.get("span")
+    if span is not None:
+        ok = isinstance(span, dict) and all(isinstance(span.get(k), date) for k in ("start", "end"))
+        if not ok:
+            chk.add("", "span must be { start = YYYY-MM-DD, end = YYYY-MM-DD }")
+            meta.pop("span")
+        elif span["start"] > span["end"]:
+            chk.add("", f"span start {span['start']} is after end {span['end']}")
+            meta.pop("span")
+    dl = meta.get("dateline")
+    if dl is not None and not (isinstance(dl, dict) and isinstance(dl.get("place"), str)):
+        chk.add("", "dateline must be { place = <places.csv id>, date = YYYY-MM-DD }")
+        meta.pop("dateline")
+    sources = meta.get("sources")
+    if sources is not None:
+        if not isinstance(sources, list) or not sources:
+            chk.add("", "sources must be a non-empty list of [[sources]] tables")
+            meta["sources"] = []
+        else:
+            seen: set[str] = set()
+            for n, src in enumerate(sources, 1):
+                if not isinstance(src, dict) or not src.get("id") or not src.get("publication"):
+                    chk.add(f"source {n}", "needs an id and a publication")
+                    continue
+                if src["id"] in seen:
+                    chk.add(f"source {n}", f"id {src['id']!r} is used twice")
+                seen.add(src["id"])
+    return meta
+
+
+def _load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
+    chk = _Checker("places.csv", problems)
+    required = {"id", "name", "kind", "country", "lat", "lon", "radius_m", "coord_source"}
+    df = _read_csv(path / "places.csv", PLACE_COLUMNS, required, chk)
+    if df is None:
+        return None
+    _required(df, sorted(required), chk)
+    _slug_ids(df, chk)
+    _enum(df, "kind", PLACE_KINDS, chk)
+    bad_cc = (df["country"] != "") & ~df["country"].str.fullmatch(r"[A-Z]{2}(\|[A-Z]{2})*")
+    chk.rows(
+        bad_cc, lambda i: f"country {df.at[i, 'country']!r} is not ISO alpha-2 (LB, SY, LB|SY)"
+    )
+    out = df.copy()
+    out["lat"] = _numbers(df, "lat", chk, -90, 90)
+    out["lon"] = _numbers(df, "lon", chk, -180, 180)
+    out["radius_m"] = _numbers(df, "radius_m", chk, 0, 20_000_000, integer=True)
+    out["geonames_id"] = _numbers(df, "geonames_id", chk, 1, integer=True)
+    out["aliases"] = _split_list(df["aliases"])
+    return out
+
+
+def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFrame | None:
+    file = path / "events.parquet"
+    if not file.exists():
+        file = path / "events.csv"
+    chk = _Checker(file.name, problems)
+    required = {"id", "date", "place_id", "category", "summary", "source", "confidence"}
+    df = _read_csv(file, EVENT_COLUMNS, required, chk)
+    if df is None:
+        return None
+    _required(df, sorted(required), chk)
+    _slug_ids(df, chk)
+    _enum(df, "category", CATEGORIES, chk)
+    _enum(df, "confidence", CONFIDENCE, chk)
+    _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
+    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
+    out = df.copy()
+    out["date"] = _dates(df, "date", chk, span)
+    out["end_date"] = _dates(df, "end_date", chk, span)
+    before = out["end_date"].notna() & out["date"].notna() & (out["end_date"] < out["date"])
+    chk.rows(before, lambda i: f"end_date {df.at[i, 'end_date']} is before date {df.at[i, 'date']}")
+    for col in FIGURES:
+        out[col] = _numbers(df, col, chk, 0, integer=True)
+    out["actors"] = _split_list(df["actors"])
+    return out
+
+
+def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFrame | None:
+    chk = _Checker("convoy.csv", problems)
+    file = path / "convoy.csv"
+    if not file.exists():
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in CONVOY_COLUMNS})
+    required = {"id", "date", "group", "radius_m", "status", "note", "source"}
+    df = _read_csv(file, CONVOY_COLUMNS, required, chk)
+    if df is None:
+        return None
+    _required(df, sorted(required), chk)
+    _slug_ids(df, chk)
+    _enum(df, "status", CONVOY_STATUS, chk)
+    _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
+    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
+    out = df.copy()
+    out["date"] = _dates(df, "date", chk, span)
+    out["lat"] = _numbers(df, "lat", chk, -90, 90)
+    out["lon"] = _numbers(df, "lon", chk, -180, 180)
+    out["radius_m"] = _numbers(df, "radius_m", chk, 0, 20_000_000, integer=True)
+    nowhere = (df["place_id"] == "") & ((df["lat"] == "") | (df["lon"] == ""))
+    chk.rows(nowhere, lambda _i: "needs a place_id or both lat and lon")
+    return out
+
+
+def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
+    chk = _Checker("fronts.geojson", problems)
+    file = path / "fronts.geojson"
+    columns = [*FRONT_PROPERTIES, "note", "geometry", "computed_km2"]
+    if not file.exists():
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in columns})
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        where = f"line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        chk.add(where, f"is not valid JSON: {exc}")
+        return None
+    if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
+        chk.add("", "must be a GeoJSON FeatureCollection")
+        return None
+    rows = []
+    lo, hi = span if span else (None, None)
+    for n, feat in enumerate(doc.get("features") or [], 1):
+        props = (feat or {}).get("properties") or {}
+        where = f"feature {n}" + (f" ({props['id']})" if props.get("id") else "")
+        n_before = len(problems)
+        for key in FRONT_PROPERTIES:
+            if props.get(key) in (None, ""):
+                chk.add(where, f"property {key!r} is missing")
+        if props.get("side") not in (None, "") and props["side"] not in ("LB", "SY"):
+            chk.add(where, f"side {props['side']!r} must be LB or SY")
+        if props.get("source") and props["source"] not in source_ids:
+            chk.add(where, f"source {props['source']!r} is not a known source")
+        dates = {}
+        for key in ("valid_from", "valid_to"):
+            try:
+                dates[key] = date.fromisoformat(str(props.get(key)))
+            except ValueError:
+                if props.get(key) not in (None, ""):
+                    chk.add(where, f"{key} {props.get(key)!r} is not a date (YYYY-MM-DD)")
+                continue
+            if lo and not lo <= dates[key] <= hi:
+                chk.add(where, f"{key} {dates[key]} is outside the story's span {lo}..{hi}")
+        if len(dates) == 2 and dates["valid_from"] > dates["valid_to"]:
+            chk.add(
+                where, f"valid_from {dates['valid_from']} is after valid_to {dates['valid_to']}"
+            )
+        geom = (feat or {}).get("geometry") or {}
+        computed = None
+        if geom.get("type") != "Polygon":
+            chk.add(where, "geometry must be a Polygon")
+        else:
+            try:
+                poly = shape(geom)
+                if not poly.is_valid or poly.is_empty:
+                    chk.add(where, "polygon is not valid (self-intersecting or empty)")
+                else:
+                    computed = polygon_area_km2(geom["coordinates"])
+            except (ValueError, TypeError, IndexError, AttributeError) as exc:
+                chk.add(where, f"polygon cannot be read: {exc}")
+        for key in ("reported_km2", "drawn_km2"):
+            val = props.get(key)
+            if val not in (None, "") and (not isinstance(val, int | float) or val < 0):
+                chk.add(where, f"{key} {val!r} must be a number ≥ 0")
+        drawn = props.get("drawn_km2")
+        measured = computed is not None and isinstance(drawn, int | float) and drawn > 0
+        if measured and abs(drawn - computed) > max(0.1, _AREA_TOLERANCE * computed):
+            chk.add(
+                where,
+                f"drawn_km2 {drawn} does not match the polygon's area {computed:.1f} km²"
+                " (run data/scripts/fronts_areas.py)",
+            )
+        if len(problems) == n_before:
+            rows.append(
+                {
+                    **{k: props.get(k) for k in FRONT_PROPERTIES},
+                    "note": props.get("note", ""),
+                    "valid_from": pd.Timestamp(dates["valid_from"]),
+                    "valid_to": pd.Timestamp(dates["valid_to"]),
+                    "geometry": geom,
+                    "computed_km2": round(computed, 1),
+                }
+            )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
+    """Add place_name, lat, lon and radius_m (the place's, unless the row has its own)."""
+    lookup = places.set_index("id")
+    out = df.copy()
+    ids = out["place_id"]
+    out["place_name"] = ids.map(lookup["name"]).fillna("")
+    for col in ("lat", "lon", "radius_m"):
+        from_place = ids.map(lookup[col])
+        out[col] = out[col].fillna(from_place) if col in out else from_place
+    return out
+
+
+def load_story(path: str | Path) -> Story:
+    """Load and validate the story folder at ``path``; raise StoryError listing every problem."""
+    path = Path(path)
+    if not path.is_dir():
+        raise StoryError(path, [Problem(str(path), "", "is not a story folder")])
+    problems: list[Problem] = []
+    meta = _load_meta(path, problems)
+    span = None
+    if meta and "span" in meta:
+        span = (meta["span"]["start"], meta["span"]["end"])
+    places = _load_places(path, problems)
+    place_ids = set(places["id"]) if places is not None else set()
+    source_ids = {s.get("id") for s in (meta or {}).get("sources", []) if isinstance(s, dict)}
+    events = _load_events(path, problems, span, place_ids, source_ids)
+    convoy = _load_convoy(path, problems, span, place_ids, source_ids)
+    fronts = _load_fronts(path, problems, span, source_ids)
+    if (
+        meta
+        and "dateline" in meta
+        and places is not None
+        and meta["dateline"]["place"] not in (place_ids)
+    ):
+        problems.append(
+            Problem("story.toml", "", f"dateline place {meta['dateline']['place']!r} is unknown")
+        )
+    if problems:
+        raise StoryError(path, problems)
+    assert meta is not None and places is not None and events is not None
+    assert convoy is not None and fronts is not None
+    events = _join_places(events, places)
+    events = events.sort_values(["date", "id"], kind="stable").reset_index(drop=True)
+    convoy = _join_places(convoy, places)
+    convoy = convoy.sort_values(["date", "group"], kind="stable").reset_index(drop=True)
+    fronts = fronts.sort_values(["side", "valid_from"], kind="stable").reset_index(drop=True)
+    sources = pd.DataFrame(meta["sources"]).astype(object)
+    return Story(path, meta, places, events, convoy, fronts, sources)
+
+
+def describe(story: Story) -> str:
+    """A one-screen summary of a loaded story."""
+    p, e = story.places, story.events
+    cats = e["category"].value_counts()
+    lines = [
+        f"{story.title}  [{story.id}]",
+        f"span        {story.start} .. {story.end}",
+        f"events      {len(e)} ({e['date'].min():%Y-%m-%d} .. {e['date'].max():%Y-%m-%d})",
+        "categories  " + ", ".join(f"{c} {n}" for c, n in cats.items()),
+        f"places      {len(p)} ({(p['radius_m'] >= 5000).sum()} approximate, radius ≥ 5 km)",
+        f"convoy      {len(story.convoy)} positions",
+        f"fronts      {len(story.fronts)} polygons",
+        f"sources     {len(story.sources)}",
+        f"bbox        lat {p['lat'].min():.4f} .. {p['lat'].max():.4f}, "
+        f"lon {p['lon'].min():.4f} .. {p['lon'].max():.4f}",
+    ]
+    return "\n".join(lines)
+
+
+def run_validate(argv: list[str]) -> int:
+    """``python -m geo validate PATH``: summary and exit 0, or every problem and exit 1."""
+    if len(argv) != 1:
+        print("usage: python -m geo validate PATH", file=sys.stderr)
+        return 2
+    try:
+        story = load_story(argv[0])
+    except StoryError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    print(describe(story))
+    print("OK")
+    return 0
