@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Dateline's two commands: ``python3 dev.py run`` (the dashboard) and ``python3 dev.py test``.
+
+Each creates ``.venv`` in the checkout and installs the pinned packages the first time, and is
+quick and quiet afterwards: a stamp file remembers the hash of the requirements it installed.
+Only the standard library is used here, so this runs on a bare Python 3.11+.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def _requirements_hash(files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.read_bytes())
+    return digest.hexdigest()
+
+
+def ensure_env(dev: bool) -> None:
+    """Create the virtualenv and install requirements unless the stamp says they are current."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Dateline needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
+    req = ROOT / ("requirements-dev.txt" if dev else "requirements.txt")
+    files = [ROOT / "requirements.txt", req] if dev else [req]
+    stamp = VENV / f".installed-{req.stem}"
+    wanted = _requirements_hash(files)
+    if stamp.exists() and stamp.read_text() == wanted and PY.exists():
+        return
+    if not PY.exists():
+        print("Creating .venv …", flush=True)
+        try:
+            venv.EnvBuilder(with_pip=True).create(VENV)
+        except (subprocess.CalledProcessError, OSError) as exc:
+            sys.exit(
+                f"Could not create .venv ({exc}).\n"
+                "On Debian/Ubuntu install the venv module first: sudo apt-get install python3-venv"
+            )
+    print(f"Installing {req.name} into .venv (first run only) …", flush=True)
+    pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "-r", str(req)], check=True, cwd=ROOT)
+    stamp.write_text(wanted)
+
+
+def run(args: list[str]) -> int:
+    ensure_env(dev=False)
+    cmd = [str(PY), "-m", "streamlit", "run", "app.py", *args]
+    print("Dateline: open http://localhost:8501 in a browser (Ctrl+C stops it).", flush=True)
+    return subprocess.call(cmd, cwd=ROOT)
+
+
+def test(args: list[str]) -> int:
+    ensure_env(dev=True)
+    lint = subprocess.call([str(BIN / "ruff"), "check", "--quiet", "."], cwd=ROOT)
+    if lint != 0:
+        return lint
+    return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT)
+
+
+def bench(args: list[str]) -> int:
+    ensure_env(dev=True)
+    return subprocess.call([str(PY), "bench/run.py", *args], cwd=ROOT)
+
+
+COMMANDS = {"run": run, "test": test, "bench": bench}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print("usage: python3 dev.py {run,test,bench} [args …]", file=sys.stderr)
+        return 2
+    try:
+        return COMMANDS[argv[0]](argv[1:])
+    except subprocess.CalledProcessError as exc:
+        print(f"Setup failed: {exc}", file=sys.stderr)
+        return exc.returncode or 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
