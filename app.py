@@ -1,0 +1,355 @@
+"""Dateline: a news story as places and dates on a map. Layout, widgets, caching and state only."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import date, timedelta
+from html import escape
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+from streamlit_folium import st_folium
+
+from geo.assets import install_static
+from geo.details import convoy_details, front_details, place_details
+from geo.export import events_csv, events_geojson
+from geo.library import DEFAULT_STORY, find_stories
+from geo.mapview import (
+    CATEGORY_COLOURS,
+    base_map,
+    figures_text,
+    fmt_day,
+    fmt_span,
+    load_basemap,
+    parse_key,
+    story_layers,
+)
+from geo.story import Story, StoryError, load_story
+from geo.timeline import all_actors, events_per_day, filter_events, held_area_series
+from geo.urlstate import LAYERS, View, parse_view, to_params
+
+ROOT = Path(__file__).resolve().parent
+BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
+ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
+PLAY_STEP_SECONDS = 0.8
+
+st.set_page_config(page_title="Dateline", layout="wide")
+
+
+@st.cache_resource
+def _static_ready() -> Path:
+    return install_static(ROOT / "static")
+
+
+@st.cache_resource(max_entries=4)
+def _load(path: str, _fingerprint: tuple) -> Story:
+    # cache_resource, not cache_data: a big story is shared read-only instead of copied per rerun.
+    return load_story(path)
+
+
+@st.cache_resource
+def _basemap() -> dict:
+    return load_basemap(BASEMAP)
+
+
+def _fingerprint(path: Path) -> tuple:
+    return tuple(sorted((f.name, f.stat().st_mtime_ns) for f in path.iterdir() if f.is_file()))
+
+
+def get_story(path: Path) -> Story:
+    return _load(str(path), _fingerprint(path))
+
+
+_static_ready()
+stories = find_stories()
+if not stories:
+    st.error("No stories found: data/stories is empty.")
+    st.stop()
+default_story = DEFAULT_STORY if DEFAULT_STORY in stories else next(iter(stories))
+
+
+def _describe(story_id: str):
+    try:
+        s = get_story(stories[story_id].path)
+    except StoryError:
+        return (date.min, date.max), [], []
+    return (s.start, s.end), sorted(set(s.events["category"])), all_actors(s.events)
+
+
+# --- state from the URL, once per session ------------------------------------------------------
+if "view" not in st.session_state:
+    view, notices = parse_view(
+        st.query_params.to_dict(),
+        stories=list(stories),
+        default_story=default_story,
+        span_of=lambda s: _describe(s)[0],
+        categories_of=lambda s: _describe(s)[1],
+        actors_of=lambda s: _describe(s)[2],
+    )
+    st.session_state.view = view
+    st.session_state.notices = notices
+    st.session_state.story_pick = view.story
+    st.session_state.window = (view.start, view.end)
+    st.session_state.selected = view.selected
+    st.session_state.playing = False
+    st.session_state.cats_for = None
+    if view.categories is not None:
+        st.session_state.categories = list(view.categories)
+        st.session_state.cats_for = view.story
+    st.session_state.actors = list(view.actors)
+    for layer in LAYERS:
+        st.session_state[f"layer_{layer}"] = layer in view.layers
+
+# --- sidebar: story, dates, filters, layers -----------------------------------------------------
+with st.sidebar:
+    st.markdown("### Dateline")
+    story_id = st.selectbox(
+        "Story",
+        list(stories),
+        format_func=lambda s: stories[s].title + ("" if stories[s].bundled else " (yours)"),
+        key="story_pick",
+    )
+
+try:
+    story = get_story(stories[story_id].path)
+except StoryError as exc:
+    st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
+    st.code("\n".join(str(p) for p in exc.problems), language=None)
+    st.stop()
+
+categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
+actors = all_actors(story.events)
+
+# A story switch resets the window and filters to the new story's own.
+if st.session_state.get("window_for") != story.id:
+    if st.session_state.get("window_for") is not None:
+        st.session_state.window = (story.start, story.end)
+        st.session_state.selected = None
+        st.session_state.actors = []
+    st.session_state.window_for = story.id
+if st.session_state.cats_for != story.id:
+    st.session_state.categories = categories
+    st.session_state.cats_for = story.id
+
+# Play: each rerun moves the window's end one day until the story's last day.
+if st.session_state.playing:
+    lo, hi = st.session_state.window
+    if hi >= story.end:
+        st.session_state.playing = False
+    else:
+        st.session_state.window = (lo, hi + timedelta(days=1))
+
+with st.sidebar:
+    start, end = st.slider(
+        "Dates",
+        min_value=story.start,
+        max_value=story.end,
+        step=timedelta(days=1),
+        format="D MMM YYYY",
+        key="window",
+        help="Drag either end; the map shows what happened inside the window and the convoy "
+        "and front lines as they stood on its last day.",
+    )
+    play_col, reset_col = st.columns(2)
+    if st.session_state.playing:
+        if play_col.button("Pause", width="stretch"):
+            st.session_state.playing = False
+            st.rerun()
+    elif play_col.button("Play", width="stretch", help="Step the end date day by day"):
+        if end >= story.end:
+            st.session_state.window = (start, start)
+        st.session_state.playing = True
+        st.rerun()
+
+    def _reset():
+        st.session_state.window = (story.start, story.end)
+        st.session_state.categories = categories
+        st.session_state.actors = []
+        st.session_state.playing = False
+
+    reset_col.button("Reset", width="stretch", on_click=_reset)
+    chosen_categories = st.multiselect("Categories", categories, key="categories")
+    chosen_actors = st.multiselect(
+        "Actors",
+        actors,
+        key="actors",
+        placeholder="All actors",
+        help="Events involving any of these",
+    )
+    st.caption("Layers")
+    layer_cols = st.columns(2)
+    layers = {
+        layer
+        for n, layer in enumerate(LAYERS)
+        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
+    }
+
+events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
+
+# --- URL reflects the current view --------------------------------------------------------------
+view = View(
+    story.id,
+    start,
+    end,
+    None if chosen_categories == categories else tuple(chosen_categories),
+    tuple(chosen_actors),
+    frozenset(layers),
+    st.session_state.selected,
+)
+params = to_params(view, default_story=default_story, span=(story.start, story.end))
+if params != st.query_params.to_dict():
+    st.query_params.from_dict(params)
+
+# --- header ---------------------------------------------------------------------------------------
+st.markdown(f"## {escape(story.title)}")
+st.caption(story.summary)
+for notice in st.session_state.notices:
+    st.info(notice)
+st.session_state.notices = []
+
+map_col, detail_col = st.columns([7, 3], gap="medium")
+with map_col:
+    window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
+    st.markdown(
+        f"**{len(events)} events** · {window_text} · convoy and fronts as of **{fmt_day(end)}**"
+    )
+    fmap = base_map(story, _basemap(), online_tiles=ONLINE_TILES)
+    groups = story_layers(story, events, end, layers)
+    clicked = st_folium(
+        fmap,
+        key=f"map-{story.id}",
+        feature_group_to_add=groups,
+        returned_objects=["last_object_clicked_tooltip"],
+        use_container_width=True,
+        height=620,
+    )
+    if ONLINE_TILES:
+        st.caption("Online tiles are enabled: switch them on in the map's layer menu.")
+
+tip = (clicked or {}).get("last_object_clicked_tooltip")
+if tip and tip != st.session_state.get("last_tip"):
+    st.session_state.last_tip = tip
+    key = parse_key(tip)
+    if key:
+        st.session_state.selected = f"{key[0]}:{key[1]}"
+        st.rerun()
+
+
+def _source_name(source_id: str) -> str:
+    match = story.sources[story.sources["id"] == source_id]
+    return match.iloc[0]["publication"] if len(match) else source_id
+
+
+def _event_lines(evs: pd.DataFrame) -> None:
+    for _, ev in evs.iterrows():
+        colour = CATEGORY_COLOURS.get(ev["category"], "#666")
+        when = fmt_span(ev["date"], ev["end_date"] if pd.notna(ev["end_date"]) else ev["date"])
+        figs = figures_text(ev)
+        src = _source_name(ev["source"]) + (
+            f", {ev['source_detail']}" if ev["source_detail"] else ""
+        )
+        conf = ev["confidence"] + (f": {ev['confidence_note']}" if ev["confidence_note"] else "")
+        st.markdown(
+            f'<div class="dl-detail"><span style="background:{colour};color:#fff;'
+            f'border-radius:3px;padding:0 4px;font-size:.8em">{escape(ev["category"])}</span> '
+            f"<b>{escape(when)}</b><br>{escape(ev['summary'])}"
+            + (f"<br><i>{escape(figs)}</i>" if figs else "")
+            + f'<br><small style="color:#555">Source: {escape(src)} · {escape(conf)}</small></div>',
+            unsafe_allow_html=True,
+        )
+
+
+with detail_col:
+    st.markdown("#### Details")
+    sel = st.session_state.selected
+    kind, _, sel_id = (sel or "").partition(":")
+    if kind == "place" and (d := place_details(story, sel_id, start, end)):
+        st.markdown(f"**{escape(d['name'])}** · {escape(d['kind'])}, {escape(d['country'])}")
+        if d["aliases"]:
+            st.caption("Also spelled: " + ", ".join(d["aliases"]))
+        radius = d["radius_m"]
+        st.caption(
+            f"{d['lat']:.4f}, {d['lon']:.4f} ± "
+            + (f"{radius / 1000:g} km" if radius >= 1000 else f"{radius} m")
+            + f" · {d['coord_source']}"
+        )
+        if d["distances_km"]:
+            st.caption(
+                " · ".join(f"{km:,.0f} km from {name}" for name, km in d["distances_km"].items())
+            )
+        if d["events"].empty:
+            st.write("No events here inside the date window.")
+        else:
+            st.markdown(f"{len(d['events'])} event(s) in the window:")
+            _event_lines(d["events"])
+    elif kind == "convoy" and (d := convoy_details(story, sel_id, end)):
+        where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
+        st.markdown(f"**Convoy · {fmt_day(d['date'])}** ({escape(d['group'])})")
+        st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
+        st.write(d["note"])
+        st.caption(
+            f"Travelled {d['travelled_km']:,.0f} km (geodesic) by then · "
+            f"Source: {_source_name(d['source'])}"
+        )
+    elif kind == "front" and (d := front_details(story, sel_id)):
+        side = "Lebanese" if d["side"] == "LB" else "Syrian"
+        st.markdown(f"**ISIS-held enclave, {side} side**")
+        st.write(
+            f"{fmt_span(d['valid_from'], d['valid_to'])}: reported {d['reported_km2']:g} km², "
+            f"drawn outline {d['drawn_km2']:g} km²."
+        )
+        if d.get("note"):
+            st.write(d["note"])
+        st.caption(
+            "Approximate outline: no public map exists; the shape is sized to the reported "
+            f"area. Source: {_source_name(d['source'])}"
+        )
+    else:
+        st.write("Click a marker, the convoy or the enclave on the map to see what happened there.")
+
+# --- timeline charts ------------------------------------------------------------------------------
+chart_a, chart_b = st.columns(2)
+with chart_a:
+    st.markdown("##### Events per day")
+    per_day = events_per_day(events, start, end)
+    if per_day.empty or per_day.to_numpy().sum() == 0:
+        st.caption("No events in the window.")
+    else:
+        cols = list(per_day.columns)
+        st.bar_chart(
+            per_day, color=[CATEGORY_COLOURS.get(c, "#666") for c in cols], height=220, stack=True
+        )
+with chart_b:
+    st.markdown("##### ISIS-held area (reported km²)")
+    area = held_area_series(story.fronts, story.start, story.end)
+    if area.empty or area.dropna(how="all").empty:
+        st.caption("This story has no front lines.")
+    else:
+        area = area.rename(columns={"LB": "Lebanese side", "SY": "Syrian side"}).dropna(how="all")
+        st.line_chart(area, height=220, color=["#b3261e", "#6b2c91"][: len(area.columns)])
+
+# --- the filtered events, with downloads ---------------------------------------------------------
+st.markdown("##### Events in the window")
+table = pd.DataFrame(
+    {
+        "date": events["date"].dt.date,
+        "place": events["place_name"],
+        "category": events["category"],
+        "summary": events["summary"],
+        "figures": [figures_text(r) for _, r in events.iterrows()],
+        "source": [_source_name(s) for s in events["source"]],
+        "confidence": events["confidence"],
+    }
+)
+st.dataframe(table, hide_index=True, width="stretch", key="events_table")
+dl_a, dl_b, _ = st.columns([1, 1, 4])
+stem = f"{story.id}_{start}_{end}"
+dl_a.download_button("Download CSV", events_csv(events), f"{stem}.csv", "text/csv")
+dl_b.download_button("Download GeoJSON", events_geojson(events), f"{stem}.geojson", "application/geo+json")
+
+if st.session_state.playing:
+    # The pause between frames is the animation itself, not a wait for something to finish.
+    time.sleep(PLAY_STEP_SECONDS)
+    st.rerun()

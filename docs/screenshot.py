@@ -1,0 +1,51 @@
+"""Regenerate docs/screenshot.png: start the app, slide to 28 Aug 2017, click Baalbek, capture."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.appserver import (  # noqa: E402
+    APP_READY,
+    CHROMIUM_ARGS,
+    MAP_FRAME,
+    chromium_path,
+    start_server,
+    stop_server,
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
+    parser.add_argument("--query", default="?to=2017-08-28&sel=place:baalbek")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        extra = {k: v for k, v in os.environ.items() if k == "DATELINE_STORIES_DIR"}
+        srv = start_server(Path(tmp), extra)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1440, "height": 1000})
+                page.goto(f"{srv.url}/{args.query}")
+                page.wait_for_selector(APP_READY, timeout=60_000)
+                frame = page.frame_locator(MAP_FRAME)
+                frame.locator(".dl-pin").first.wait_for(timeout=30_000)
+                page.screenshot(path=str(args.out))
+                browser.close()
+        finally:
+            stop_server(srv)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

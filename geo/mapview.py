@@ -1,0 +1,483 @@
+"""Folium map builders: pure functions from a story's DataFrames to map layers.
+
+Every layer is one ``folium.GeoJson`` whose features carry ready-made, HTML-escaped tooltip and
+popup strings; tooltips end with a key such as ``[place:baalbek]`` so a click can be traced back
+to what was clicked even when several things share a point.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from html import escape
+from pathlib import Path
+
+import folium
+import pandas as pd
+from branca.element import MacroElement
+from folium.utilities import JsCode
+from jinja2 import Template
+
+from geo.assets import localize
+from geo.story import FIGURES, Story
+from geo.timeline import convoy_current, convoy_distance_km, convoy_paths, convoy_until, fronts_on
+
+CATEGORY_COLOURS = {
+    "offensive": "#d62728",
+    "battle": "#8c1c13",
+    "airstrike": "#ff7f0e",
+    "casualties": "#4d4d4d",
+    "ceasefire": "#2ca02c",
+    "convoy": "#1f77b4",
+    "evacuation": "#17becf",
+    "handover": "#9467bd",
+    "prisoner-swap": "#6a3d9a",
+    "captives": "#e377c2",
+    "remains-found": "#8c564b",
+    "funeral": "#393b79",
+    "speech": "#bcbd22",
+    "celebration": "#e6a700",
+    "statement": "#999999",
+}
+SIDE_STYLE = {
+    "LB": {"color": "#b3261e", "fillColor": "#e0675f", "label": "Lebanese side"},
+    "SY": {"color": "#6b2c91", "fillColor": "#a36cc4", "label": "Syrian side"},
+}
+CONVOY_COLOUR = "#0b4f8a"
+# Places less certain than this get a translucent circle of their radius.
+LARGE_RADIUS_M = 2000
+_KEY = re.compile(r"\[(place|convoy|front):([a-z0-9-]+)\]")
+
+
+def parse_key(text: str | None) -> tuple[str, str] | None:
+    """The (kind, id) named by a clicked object's tooltip, or None."""
+    if not text:
+        return None
+    found = _KEY.findall(text)
+    return found[-1] if found else None
+
+
+def fmt_day(day: pd.Timestamp | date) -> str:
+    return pd.Timestamp(day).strftime("%-d %b %Y")
+
+
+def fmt_span(first: pd.Timestamp, last: pd.Timestamp) -> str:
+    if first == last:
+        return fmt_day(first)
+    if first.year == last.year:
+        return f"{first:%-d %b} – {fmt_day(last)}"
+    return f"{fmt_day(first)} – {fmt_day(last)}"
+
+
+def figures_text(row) -> str:
+    """'308 militants, 331 civilians' from an event's figure columns."""
+    parts = []
+    for col in FIGURES:
+        val = row.get(col) if hasattr(row, "get") else getattr(row, col, None)
+        if val is not None and not pd.isna(val):
+            label = "km²" if col == "area_km2" else col
+            parts.append(f"{int(val):,} {label}")
+    return ", ".join(parts)
+
+
+def _event_html(ev, sources: dict[str, str]) -> str:
+    colour = CATEGORY_COLOURS.get(ev["category"], "#666")
+    figs = figures_text(ev)
+    src = sources.get(ev["source"], ev["source"])
+    if ev.get("source_detail"):
+        src = f"{src}, {ev['source_detail']}"
+    conf = ev["confidence"]
+    if ev.get("confidence_note"):
+        conf = f"{conf}: {ev['confidence_note']}"
+    when = fmt_span(ev["date"], ev["end_date"] if pd.notna(ev["end_date"]) else ev["date"])
+    return (
+        '<div class="dl-ev">'
+        f'<span class="dl-chip" style="background:{colour}">{escape(ev["category"])}</span> '
+        f"<b>{escape(when)}</b><br>{escape(ev['summary'])}"
+        + (f"<br><i>{escape(figs)}</i>" if figs else "")
+        + f'<br><span class="dl-src">Source: {escape(src)} · {escape(conf)}</span></div>'
+    )
+
+
+def _collection(features: list[dict]) -> dict:
+    return {"type": "FeatureCollection", "features": features}
+
+
+def _point(lat: float, lon: float, props: dict) -> dict:
+    return {
+        "type": "Feature",
+        "geometry": {"type": "Point", "coordinates": [round(lon, 5), round(lat, 5)]},
+        "properties": props,
+    }
+
+
+_BIND = JsCode(
+    """function(feature, layer) {
+        var p = feature.properties;
+        if (p.tip) { layer.bindTooltip(p.tip, {sticky: false}); }
+        if (p.popup) { layer.bindPopup(p.popup, {maxWidth: 360, maxHeight: 320}); }
+    }"""
+)
+_DIV_ICON = JsCode(
+    """function(feature, latlng) {
+        var p = feature.properties;
+        var icon = L.divIcon({className: 'dl-marker', html: p.icon,
+                              iconSize: [p.size, p.size], iconAnchor: [p.size / 2, p.size / 2]});
+        return L.marker(latlng, {icon: icon, riseOnHover: true});
+    }"""
+)
+_CIRCLE = JsCode(
+    """function(feature, latlng) {
+        return L.circleMarker(latlng, feature.properties.style);
+    }"""
+)
+
+
+def _layer(features: list[dict], name: str, point_to_layer: JsCode | None = None) -> folium.GeoJson:
+    kwargs = {"point_to_layer": point_to_layer} if point_to_layer else {}
+    return folium.GeoJson(_collection(features), name=name, on_each_feature=_BIND, **kwargs)
+
+
+def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.FeatureGroup:
+    """One marker per place with events: coloured by its latest event, numbered when several."""
+    group = folium.FeatureGroup(name="Events")
+    features = []
+    for place_id, evs in events.groupby("place_id", sort=False):
+        evs = evs.sort_values("date")
+        latest = evs.iloc[-1]
+        n = len(evs)
+        colour = CATEGORY_COLOURS.get(latest["category"], "#666")
+        size = 22 if n > 1 else 16
+        label = str(n) if n > 1 else ""
+        icon = (
+            f'<div class="dl-pin" data-key="place:{place_id}" style="background:{colour};'
+            f'width:{size}px;height:{size}px;'
+            f'line-height:{size}px">{label}</div>'
+        )
+        last = evs["end_date"].fillna(evs["date"]).max()
+        tip = (
+            f"<b>{escape(latest['place_name'])}</b> · {escape(fmt_span(evs['date'].min(), last))}"
+            f" · {n} event{'s' if n > 1 else ''} [place:{place_id}]"
+        )
+        shown = evs.iloc[::-1].head(12)
+        popup = f"<h4>{escape(latest['place_name'])}</h4>" + "".join(
+            _event_html(ev, sources) for _, ev in shown.iterrows()
+        )
+        if n > len(shown):
+            popup += f"<p>+ {n - len(shown)} earlier events: see the details panel.</p>"
+        features.append(
+            _point(
+                latest["lat"],
+                latest["lon"],
+                {"tip": tip, "popup": popup, "icon": icon, "size": size, "key": place_id},
+            )
+        )
+    _layer(features, "Events", _DIV_ICON).add_to(group)
+    return group
+
+
+def places_layer(places: pd.DataFrame) -> folium.FeatureGroup:
+    """Every place as a small dot, and a translucent circle where its radius is large."""
+    group = folium.FeatureGroup(name="Places")
+    for p in places[places["radius_m"] >= LARGE_RADIUS_M].itertuples():
+        folium.Circle(
+            (p.lat, p.lon),
+            radius=int(p.radius_m),
+            color="#5a6b7b",
+            weight=1,
+            dash_array="4 4",
+            fill=True,
+            fill_opacity=0.08,
+            interactive=False,
+        ).add_to(group)
+    features = []
+    for p in places.itertuples():
+        radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
+        tip = f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small> [place:{p.id}]"
+        style = {
+            "radius": 3,
+            "color": "#37474f",
+            "weight": 1,
+            "fillColor": "#fff",
+            "fillOpacity": 1,
+        }
+        features.append(_point(p.lat, p.lon, {"tip": tip, "style": style}))
+    _layer(features, "Place dots", _CIRCLE).add_to(group)
+    return group
+
+
+def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> folium.FeatureGroup:
+    """The convoy's path up to ``day``, its daily positions and where it is on ``day``."""
+    group = folium.FeatureGroup(name="Convoy")
+    seen = convoy_until(convoy, day)
+    if seen.empty:
+        return group
+    paths = convoy_paths(convoy, day)
+    km = convoy_distance_km(convoy, day)
+    for name, path in paths.items():
+        if len(path) > 1:
+            folium.PolyLine(
+                path,
+                color=CONVOY_COLOUR,
+                weight=4,
+                opacity=0.8,
+                dash_array=None if name == "all" else "8 6",
+                tooltip=f"Convoy route ({escape(name)}) · {km[name]:.0f} km so far",
+            ).add_to(group)
+    for r in seen[seen["radius_m"] >= LARGE_RADIUS_M].itertuples():
+        folium.Circle(
+            (r.lat, r.lon),
+            radius=int(r.radius_m),
+            color=CONVOY_COLOUR,
+            weight=1,
+            fill=True,
+            fill_opacity=0.06,
+            interactive=False,
+        ).add_to(group)
+    current = set(convoy_current(convoy, day)["id"])
+    features = []
+    for r in seen.itertuples():
+        is_now = r.id in current
+        where = r.place_name or f"{r.lat:.2f}, {r.lon:.2f}"
+        dist = km.get(r.group, 0.0)
+        tip = (
+            f"Convoy{'' if r.group == 'all' else ' (' + escape(r.group) + ')'} · "
+            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)} [convoy:{r.id}]"
+        )
+        popup = (
+            f"<h4>Convoy · {escape(fmt_day(r.date))}</h4>"
+            f"<b>{escape(r.status)}</b> near {escape(where)} (± {r.radius_m / 1000:g} km)<br>"
+            f"{escape(r.note)}<br>"
+            + (
+                f"Distance travelled by {escape(fmt_day(day))}: <b>{dist:.0f} km</b> (geodesic)<br>"
+                if is_now
+                else ""
+            )
+            + f'<span class="dl-src">Source: {escape(sources.get(r.source, r.source))}</span>'
+        )
+        halted = r.status in ("halted", "split")
+        style = {
+            "radius": 9 if is_now else 5,
+            "color": "#ffffff" if is_now else CONVOY_COLOUR,
+            "weight": 3 if is_now else 2,
+            "fillColor": "#c62828" if halted else CONVOY_COLOUR,
+            "fillOpacity": 1 if is_now else 0.7,
+        }
+        features.append(_point(r.lat, r.lon, {"tip": tip, "popup": popup, "style": style}))
+    _layer(features, "Convoy positions", _CIRCLE).add_to(group)
+    return group
+
+
+def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> folium.FeatureGroup:
+    """The ISIS-held enclave on each side of the border as drawn for ``day``."""
+    group = folium.FeatureGroup(name="Fronts")
+    features = []
+    for f in fronts_on(fronts, day).itertuples():
+        side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
+        span = fmt_span(f.valid_from, f.valid_to)
+        tip = (
+            f"ISIS-held enclave, {side['label']} · {escape(span)} · reported "
+            f"{f.reported_km2:g} km², drawn {f.drawn_km2:g} km² · approximate outline "
+            f"[front:{f.id}]"
+        )
+        popup = (
+            f"<h4>ISIS-held enclave, {side['label']}</h4><b>{escape(span)}</b><br>"
+            f"Reported: {f.reported_km2:g} km² · drawn outline: {f.drawn_km2:g} km²<br>"
+            f"{escape(f.note or '')}<br><i>Approximate outline: no public map of the enclave "
+            f"exists; the shape is a sketch sized to the reported area.</i><br>"
+            f'<span class="dl-src">Source: {escape(sources.get(f.source, f.source))}</span>'
+        )
+        style = {
+            "color": side["color"],
+            "weight": 2,
+            "dashArray": "6 4",
+            "fillColor": side["fillColor"],
+            "fillOpacity": 0.35,
+        }
+        features.append(
+            {
+                "type": "Feature",
+                "geometry": f.geometry,
+                "properties": {"tip": tip, "popup": popup, "style": style},
+            }
+        )
+    if features:
+        _layer(features, "Enclave").add_to(group)
+    return group
+
+
+_CSS = """
+.leaflet-container { background: #dbe7f0; font: 13px/1.35 system-ui, sans-serif; }
+.dl-marker { background: none; border: none; }
+.dl-pin { border-radius: 50%; border: 2px solid #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.45);
+          color: #fff; font-weight: 700; font-size: 11px; text-align: center;
+          box-sizing: content-box; }
+.dl-ev { margin: 0 0 .5em; }
+.dl-chip { color: #fff; border-radius: 3px; padding: 0 4px; font-size: 11px; }
+.dl-src { color: #555; font-size: 11px; }
+.leaflet-popup-content h4 { margin: 0 0 .4em; font-size: 14px; }
+.dl-legend { background: rgba(255,255,255,.92); padding: 6px 8px; border-radius: 4px;
+             box-shadow: 0 1px 4px rgba(0,0,0,.3); font-size: 12px; line-height: 1.5;
+             max-height: 320px; overflow-y: auto; }
+.dl-legend i { display: inline-block; width: 11px; height: 11px; border-radius: 50%;
+               margin-right: 5px; vertical-align: -1px; border: 1px solid #fff;
+               box-shadow: 0 0 0 1px rgba(0,0,0,.35); }
+.dl-legend .sq { border-radius: 2px; }
+.dl-fs { background: #fff; width: 30px; height: 30px; line-height: 30px; text-align: center;
+         cursor: pointer; font-size: 16px; }
+"""
+
+
+class _Control(MacroElement):
+    """A Leaflet control with fixed HTML (legend, fullscreen button) and the map's CSS."""
+
+    _template = Template(
+        """
+        {% macro header(this, kwargs) %}<style>{{ this.css }}</style>{% endmacro %}
+        {% macro script(this, kwargs) %}
+        (function() {
+            var ctl = L.control({position: {{ this.position|tojson }}});
+            ctl.onAdd = function(map) {
+                var div = L.DomUtil.create('div', {{ this.css_class|tojson }});
+                div.innerHTML = {{ this.html|tojson }};
+                L.DomEvent.disableClickPropagation(div);
+                L.DomEvent.disableScrollPropagation(div);
+                {{ this.on_add }}
+                return div;
+            };
+            ctl.addTo({{ this._parent.get_name() }});
+        })();
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, html: str, position: str, css_class: str, css: str = "", on_add: str = ""):
+        super().__init__()
+        self._name = "DatelineControl"
+        self.html, self.position, self.css_class = html, position, css_class
+        self.css, self.on_add = css, on_add
+
+
+def legend(categories: list[str]) -> _Control:
+    """The legend: a colour per event category, the convoy and the two sides of the enclave."""
+    rows = [
+        f'<i style="background:{CATEGORY_COLOURS.get(c, "#666")}"></i>{escape(c)}'
+        for c in categories
+    ]
+    rows.append(f'<i style="background:{CONVOY_COLOUR}"></i>convoy position (red: halted)')
+    rows += [
+        f'<i class="sq" style="background:{s["fillColor"]}"></i>ISIS-held, {s["label"]}'
+        for s in SIDE_STYLE.values()
+    ]
+    rows.append('<i style="background:#eef2f5;border:1px dashed #5a6b7b"></i>place uncertainty')
+    html = "<b>Legend</b><br>" + "<br>".join(rows)
+    return _Control(html, "bottomright", "dl-legend", css=_CSS)
+
+
+_FULLSCREEN_SVG = (
+    '<svg width="16" height="16" viewBox="0 0 16 16" style="vertical-align:-3px" fill="none" '
+    'stroke="#333" stroke-width="2"><path d="M1 6V1h5M10 1h5v5M15 10v5h-5M6 15H1v-5"/></svg>'
+)
+
+
+def fullscreen_button() -> _Control:
+    """A button that shows the map full screen (Leaflet's own fullscreen plugin needs a CDN)."""
+    on_add = """
+        div.title = 'Full screen';
+        div.onclick = function() {
+            var el = map.getContainer();
+            if (document.fullscreenElement) { document.exitFullscreen(); }
+            else if (el.requestFullscreen) { el.requestFullscreen(); }
+        };
+    """
+    return _Control(_FULLSCREEN_SVG, "topleft", "leaflet-bar dl-fs", on_add=on_add)
+
+
+ONLINE_TILES = (
+    ("OpenStreetMap", "OpenStreetMap"),
+    ("Light (CARTO)", "CartoDB positron"),
+    (
+        "Satellite (Esri)",
+        "https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}",
+    ),
+)
+_ESRI_ATTR = "Tiles © Esri — Source: Esri, Maxar, Earthstar Geographics, and the GIS User Community"
+
+
+def base_map(
+    story: Story, basemap: dict | None, *, online_tiles: bool = False, height: int = 620
+) -> folium.Map:
+    """The story's base map: offline country outlines, legend, scale, fullscreen; no markers."""
+    p = story.places
+    core = p[p["radius_m"] < 100_000]
+    bounds = [
+        [float(core["lat"].min()), float(core["lon"].min())],
+        [float(core["lat"].max()), float(core["lon"].max())],
+    ]
+    m = folium.Map(
+        location=[(bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2],
+        zoom_start=8,
+        tiles=None,
+        control_scale=True,
+        prefer_canvas=False,
+        height=height,
+        min_zoom=5,
+        max_zoom=14,
+    )
+    if basemap is not None:
+        folium.GeoJson(
+            basemap,
+            name="Country outlines (offline)",
+            style_function=lambda _f: {
+                "color": "#8a8f98",
+                "weight": 1.2,
+                "fillColor": "#f6f3ec",
+                "fillOpacity": 1,
+            },
+            tooltip=folium.GeoJsonTooltip(fields=["name"], labels=False),
+            overlay=False,
+            control=True,
+        ).add_to(m)
+    if online_tiles:
+        for name, tiles in ONLINE_TILES:
+            attr = _ESRI_ATTR if tiles.startswith("https://server.arcgisonline") else None
+            folium.TileLayer(tiles, name=name, attr=attr, overlay=True, show=False).add_to(m)
+    categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
+    legend(categories).add_to(m)
+    fullscreen_button().add_to(m)
+    m.fit_bounds(bounds, padding=(20, 20))
+    return localize(m)
+
+
+def load_basemap(path: Path) -> dict:
+    """The bundled country outlines as a GeoJSON dict."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def story_layers(
+    story: Story,
+    events: pd.DataFrame,
+    day: date,
+    layers: set[str] | frozenset[str] = frozenset({"events", "places", "convoy", "fronts"}),
+) -> list[folium.FeatureGroup]:
+    """The feature groups drawn for a window ending on ``day``, bottom to top."""
+    sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
+    out = []
+    if "fronts" in layers:
+        out.append(fronts_layer(story.fronts, day, sources))
+    if "places" in layers:
+        out.append(places_layer(story.places))
+    if "convoy" in layers:
+        out.append(convoy_layer(story.convoy, day, sources))
+    if "events" in layers:
+        out.append(events_layer(events, sources))
+    return [localize(g) for g in out]
+
+
+def standalone_html(story: Story, basemap: dict | None, events: pd.DataFrame, day: date) -> str:
+    """The whole map as one HTML page (for benchmarks and inspection)."""
+    m = base_map(story, basemap)
+    for g in story_layers(story, events, day):
+        g.add_to(m)
+    return m.get_root().render()

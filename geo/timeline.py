@@ -1,0 +1,114 @@
+"""Date-window filtering of events, the convoy's position on a day, fronts valid on a day."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+import pandas as pd
+
+from geo.geometry import route_km
+
+
+def _ts(day: date | pd.Timestamp) -> pd.Timestamp:
+    return pd.Timestamp(day).normalize()
+
+
+def in_window(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
+    """Events that overlap [start, end]; ``events`` must be sorted by date (as loaded)."""
+    lo, hi = _ts(start), _ts(end)
+    # Sorted by date, so everything starting after the window is one slice off the end.
+    stop = events["date"].searchsorted(hi, side="right")
+    head = events.iloc[:stop]
+    last_day = head["end_date"].fillna(head["date"])
+    return head[last_day >= lo]
+
+
+def filter_events(
+    events: pd.DataFrame,
+    start: date,
+    end: date,
+    categories: Iterable[str] | None = None,
+    actors: Iterable[str] | None = None,
+) -> pd.DataFrame:
+    """Events in the window whose category is in ``categories`` and that involve any of ``actors``.
+
+    ``None`` means no filter; an empty list matches nothing for categories and, for actors,
+    keeps every event (no actor chosen = all actors).
+    """
+    out = in_window(events, start, end)
+    if categories is not None:
+        out = out[out["category"].isin(list(categories))]
+    if actors:
+        wanted = set(actors)
+        out = out[out["actors"].map(lambda a: not wanted.isdisjoint(a))]
+    return out
+
+
+def all_actors(events: pd.DataFrame) -> list[str]:
+    """Every actor named in the events, sorted."""
+    return sorted({a for actors in events["actors"] for a in actors})
+
+
+def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
+    """Count of events per day and category over [start, end] (days without events are 0)."""
+    days = pd.date_range(_ts(start), _ts(end), freq="D")
+    if events.empty:
+        return pd.DataFrame(index=days)
+    table = events.pivot_table(index="date", columns="category", values="id", aggfunc="count")
+    return table.reindex(days, fill_value=0).fillna(0).astype(int)
+
+
+def convoy_until(convoy: pd.DataFrame, day: date) -> pd.DataFrame:
+    """The convoy's positions up to and including ``day``."""
+    return convoy[convoy["date"] <= _ts(day)]
+
+
+def convoy_paths(convoy: pd.DataFrame, day: date) -> dict[str, list[tuple[float, float]]]:
+    """Path per group up to ``day``; after a split each branch starts where the whole convoy was."""
+    seen = convoy_until(convoy, day)
+    trunk = [(r.lat, r.lon) for r in seen[seen["group"] == "all"].itertuples()]
+    paths: dict[str, list[tuple[float, float]]] = {}
+    if trunk:
+        paths["all"] = trunk
+    for group in sorted(set(seen["group"]) - {"all"}):
+        rows = seen[seen["group"] == group]
+        paths[group] = trunk[-1:] + [(r.lat, r.lon) for r in rows.itertuples()]
+    return paths
+
+
+def convoy_current(convoy: pd.DataFrame, day: date) -> pd.DataFrame:
+    """The latest position of each group on ``day`` (the trunk only while it is not split)."""
+    seen = convoy_until(convoy, day)
+    if seen.empty:
+        return seen
+    latest = seen.groupby("group", sort=False).tail(1)
+    if len(latest) > 1 and (latest["group"] != "all").any():
+        latest = latest[latest["group"] != "all"]
+    return latest
+
+
+def convoy_distance_km(convoy: pd.DataFrame, day: date) -> dict[str, float]:
+    """Geodesic distance travelled per group up to ``day``, along its path."""
+    return {group: route_km(path) for group, path in convoy_paths(convoy, day).items()}
+
+
+def fronts_on(fronts: pd.DataFrame, day: date) -> pd.DataFrame:
+    """Front polygons valid on ``day``."""
+    d = _ts(day)
+    return fronts[(fronts["valid_from"] <= d) & (fronts["valid_to"] >= d)]
+
+
+def held_area_series(fronts: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
+    """Reported ISIS-held km² per side and day over [start, end]; NaN where nothing is reported."""
+    days = pd.date_range(_ts(start), _ts(end), freq="D")
+    out = pd.DataFrame(index=days)
+    for side, rows in fronts.groupby("side"):
+        series = pd.Series(float("nan"), index=days)
+        for r in rows.itertuples():
+            series[(days >= r.valid_from) & (days <= r.valid_to)] = float(r.reported_km2)
+        # The day after the last polygon the enclave is gone: show 0, not a gap.
+        gone = rows["valid_to"].max() + pd.Timedelta(days=1)
+        series[days == gone] = 0.0
+        out[side] = series
+    return out

@@ -1,0 +1,124 @@
+"""The dashboard's view (story, date window, filters, selection) to and from URL query params."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+LAYERS = ("events", "places", "convoy", "fronts")
+_SELECTION = re.compile(r"^(place|convoy|front):[a-z0-9-]+$")
+
+
+@dataclass(frozen=True)
+class View:
+    """What the reader is looking at; everything a shared link must bring back."""
+
+    story: str
+    start: date
+    end: date
+    categories: tuple[str, ...] | None = None  # None: every category
+    actors: tuple[str, ...] = ()  # empty: every actor
+    layers: frozenset[str] = field(default_factory=lambda: frozenset(LAYERS))
+    selected: str | None = None  # "place:baalbek", "convoy:c3", "front:lb-0822"
+
+
+def _first(value) -> str:
+    if isinstance(value, list | tuple):
+        return str(value[0]) if value else ""
+    return str(value)
+
+
+def parse_view(
+    params: Mapping[str, object],
+    *,
+    stories: list[str],
+    default_story: str,
+    span_of,
+    categories_of,
+    actors_of,
+) -> tuple[View, list[str]]:
+    """Read a View from query params; anything bad or stale falls back to its default.
+
+    ``span_of(story)``, ``categories_of(story)`` and ``actors_of(story)`` describe a story.
+    Returns the view and one notice per value that was ignored.
+    """
+    notices: list[str] = []
+    story = _first(params.get("story", default_story))
+    if story not in stories:
+        notices.append(f"Unknown story {story!r}: showing {default_story!r}.")
+        story = default_story
+    lo, hi = span_of(story)
+    start, end = lo, hi
+    for key in ("from", "to"):
+        if key not in params:
+            continue
+        raw = _first(params[key])
+        try:
+            day = date.fromisoformat(raw)
+        except ValueError:
+            notices.append(f"Ignored {key}={raw!r}: not a date (YYYY-MM-DD).")
+            continue
+        if not lo <= day <= hi:
+            notices.append(f"Ignored {key}={raw}: outside the story's dates {lo} to {hi}.")
+            continue
+        if key == "from":
+            start = day
+        else:
+            end = day
+    if start > end:
+        notices.append("Ignored the date window: it ends before it starts.")
+        start, end = lo, hi
+    categories = None
+    if "cat" in params:
+        known = set(categories_of(story))
+        asked = [c for c in _first(params["cat"]).split(",") if c]
+        bad = [c for c in asked if c not in known]
+        if bad:
+            notices.append(f"Ignored unknown categories: {', '.join(bad)}.")
+        categories = tuple(c for c in asked if c in known)
+    actors: tuple[str, ...] = ()
+    if "actor" in params:
+        known = set(actors_of(story))
+        asked = [a for a in _first(params["actor"]).split(",") if a]
+        bad = [a for a in asked if a not in known]
+        if bad:
+            notices.append(f"Ignored unknown actors: {', '.join(bad)}.")
+        actors = tuple(a for a in asked if a in known)
+    layers = frozenset(LAYERS)
+    if "layers" in params:
+        asked = [x for x in _first(params["layers"]).split(",") if x]
+        bad = [x for x in asked if x not in LAYERS]
+        if bad:
+            notices.append(f"Ignored unknown layers: {', '.join(bad)}.")
+        layers = frozenset(x for x in asked if x in LAYERS)
+    selected = None
+    if "sel" in params:
+        raw = _first(params["sel"])
+        if _SELECTION.match(raw):
+            selected = raw
+        else:
+            notices.append(f"Ignored selection {raw!r}.")
+    view = View(story, start, end, categories, actors, layers, selected)
+    return view, notices
+
+
+def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dict[str, str]:
+    """Query params for a view, leaving out what equals the default so links stay short."""
+    out: dict[str, str] = {}
+    if view.story != default_story:
+        out["story"] = view.story
+    if view.start != span[0]:
+        out["from"] = view.start.isoformat()
+    if view.end != span[1]:
+        out["to"] = view.end.isoformat()
+    if view.categories is not None:
+        out["cat"] = ",".join(view.categories)
+    if view.actors:
+        out["actor"] = ",".join(view.actors)
+    if view.layers != frozenset(LAYERS):
+        out["layers"] = ",".join(x for x in LAYERS if x in view.layers)
+    if view.selected:
+        out["sel"] = view.selected
+    return out

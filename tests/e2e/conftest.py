@@ -1,0 +1,105 @@
+"""Browser tests: the real app under ``streamlit run``, driven by Playwright in system Chromium.
+
+Every request the page makes is recorded; anything not addressed to the local server is
+blocked and fails the test, so the suite proves the dashboard needs no internet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from bench.appserver import (
+    APP_READY,
+    CHROMIUM_ARGS,
+    MAP_FRAME,
+    ChromiumMissing,
+    Server,
+    chromium_path,
+    start_server,
+    stop_server,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("app"))
+    yield srv
+    stop_server(srv)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        try:
+            exe = chromium_path()
+        except ChromiumMissing as exc:
+            pytest.fail(str(exc), pytrace=False)
+        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@dataclass
+class Traffic:
+    """What one page asked for: requests it made, the ones blocked, console errors."""
+
+    requests: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+
+OUTPUT = ROOT / "test-results"
+
+
+@pytest.fixture
+def page_for(browser, request):
+    """Open a page on a server with non-local requests blocked; check traffic afterwards."""
+    opened = []
+
+    def _open(srv: Server, query: str = "", viewport=(1400, 1000)):
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        traffic = Traffic()
+        host = urlparse(srv.url).netloc
+
+        def route(r):
+            url = r.request.url
+            traffic.requests.append(url)
+            parsed = urlparse(url)
+            if parsed.scheme in ("data", "blob") or parsed.netloc == host:
+                r.continue_()
+            else:
+                traffic.blocked.append(url)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda msg: traffic.console_errors.append(msg.text) if msg.type == "error" else None,
+        )
+        page.on("pageerror", lambda exc: traffic.console_errors.append(str(exc)))
+        page.goto(f"{srv.url}/{query}")
+        page.wait_for_selector(APP_READY, timeout=60_000)
+        opened.append((context, page, traffic))
+        return page, traffic
+
+    yield _open
+    for context, page, traffic in opened:
+        OUTPUT.mkdir(exist_ok=True)
+        name = request.node.name.replace("/", "_").replace("[", "_").replace("]", "")
+        page.screenshot(path=str(OUTPUT / f"{name}.png"), full_page=True)
+        context.close()
+        assert not traffic.blocked, f"the page tried to reach the internet: {traffic.blocked}"
+
+
+def map_frame(page):
+    return page.frame_locator(MAP_FRAME)
