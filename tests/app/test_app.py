@@ -1,0 +1,119 @@
+"""Streamlit AppTest: widgets, filters and URL state of app.py, without a browser."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "stories"
+
+
+@pytest.fixture(autouse=True)
+def _user_stories(monkeypatch, tmp_path):
+    # The mini fixture story stands in for the user's own stories folder.
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(FIXTURES))
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("DATELINE_ONLINE_TILES", raising=False)
+
+
+def run_app(**params: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def rows(at: AppTest) -> int:
+    # The events table is the only dataframe on the page.
+    return len(at.dataframe[0].value)
+
+
+def test_bundled_story_opens_without_exception():
+    at = run_app()
+    assert at.selectbox(key="story_pick").value == "qalamoun-2017"
+    assert rows(at) > 0
+    assert not at.error
+
+
+def test_moving_the_slider_changes_the_rows():
+    at = run_app(story="mini")
+    assert rows(at) == 6
+    at.slider(key="window").set_value((date(2017, 8, 1), date(2017, 8, 20))).run()
+    assert not at.exception
+    assert rows(at) == 2  # e1 (2 Aug) and the offensive that starts on 19 Aug
+    assert at.query_params["to"] == "2017-08-20"
+
+
+def test_window_keeps_spans_that_overlap_it():
+    at = run_app(story="mini")
+    at.slider(key="window").set_value((date(2017, 8, 25), date(2017, 8, 26))).run()
+    # Only the offensive (19-27 Aug) overlaps 25-26 Aug.
+    assert rows(at) == 1
+
+
+def test_category_filter():
+    at = run_app(story="mini")
+    at.multiselect(key="categories").set_value(["speech", "celebration"]).run()
+    assert rows(at) == 2
+    assert at.query_params["cat"] == "speech,celebration"
+
+
+def test_actor_filter():
+    at = run_app(story="mini")
+    at.multiselect(key="actors").set_value(["Hezbollah"]).run()
+    assert rows(at) == 3  # e1, e2 and e4 name Hezbollah
+    assert at.query_params["actor"] == "Hezbollah"
+
+
+def test_url_restores_a_view():
+    at = run_app(story="mini", to="2017-08-28", cat="speech,ceasefire", sel="place:baalbek")
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 28))
+    assert set(at.multiselect(key="categories").value) == {"speech", "ceasefire"}
+    assert rows(at) == 2
+    details = " ".join(m.value for m in at.markdown)
+    assert "Baalbek" in details and "A speech about Baalbek." in details
+
+
+@pytest.mark.parametrize(
+    ("params", "notice"),
+    [
+        ({"story": "nope"}, "Unknown story"),
+        ({"from": "yesterday"}, "not a date"),
+        ({"to": "2031-01-01"}, "outside the story's dates"),
+        ({"from": "2017-08-20", "to": "2017-08-10"}, "ends before it starts"),
+        ({"cat": "dance,speech"}, "unknown categories: dance"),
+        ({"layers": "events,unicorns"}, "unknown layers: unicorns"),
+        ({"sel": "<script>"}, "Ignored selection"),
+        ({"actor": "Nobody"}, "unknown actors: Nobody"),
+    ],
+)
+def test_garbage_url_falls_back_with_a_notice(params, notice):
+    at = run_app(**params)
+    assert any(notice in i.value for i in at.info), [i.value for i in at.info]
+
+
+def test_layer_toggles_reach_the_url():
+    at = run_app(story="mini")
+    at.toggle(key="layer_places").set_value(False).run()
+    assert at.query_params["layers"] == "events,convoy,fronts"
+
+
+def test_reset_restores_the_whole_window():
+    at = run_app(story="mini", to="2017-08-10")
+    assert rows(at) == 1
+    at.button[1].click().run()
+    assert rows(at) == 6
+
+
+def test_switching_story_resets_the_window():
+    at = run_app(story="mini", to="2017-08-10")
+    at.selectbox(key="story_pick").set_value("qalamoun-2017").run()
+    assert not at.exception
+    story_span = at.slider(key="window").value
+    assert story_span[0] < date(2017, 7, 25) and story_span[1] > date(2017, 9, 1)
