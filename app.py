@@ -24,6 +24,7 @@ from geo.mapview import (
     fmt_span,
     load_basemap,
     parse_key,
+    reported_text,
     story_layers,
 )
 from geo.story import Story, StoryError, load_story
@@ -204,7 +205,11 @@ if params != st.query_params.to_dict():
 
 # --- header ---------------------------------------------------------------------------------------
 st.markdown(f"## {escape(story.title)}")
-st.caption(story.summary)
+lead, _, rest = story.summary.partition(". ")
+st.caption(lead + ("." if rest else ""))
+if rest:
+    with st.expander("About this story"):
+        st.write(story.summary)
 for notice in st.session_state.notices:
     st.info(notice)
 st.session_state.notices = []
@@ -297,7 +302,8 @@ with detail_col:
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
         st.markdown(f"**ISIS-held enclave, {side} side**")
         st.write(
-            f"{fmt_span(d['valid_from'], d['valid_to'])}: reported {d['reported_km2']:g} km², "
+            f"{fmt_span(d['valid_from'], d['valid_to'])}: reported "
+            f"{reported_text(d['reported_km2'])}, "
             f"drawn outline {d['drawn_km2']:g} km²."
         )
         if d.get("note"):
@@ -347,7 +353,9 @@ st.dataframe(table, hide_index=True, width="stretch", key="events_table")
 dl_a, dl_b, _ = st.columns([1, 1, 4])
 stem = f"{story.id}_{start}_{end}"
 dl_a.download_button("Download CSV", events_csv(events), f"{stem}.csv", "text/csv")
-dl_b.download_button("Download GeoJSON", events_geojson(events), f"{stem}.geojson", "application/geo+json")
+dl_b.download_button(
+    "Download GeoJSON", events_geojson(events), f"{stem}.geojson", "application/geo+json"
+)
 
 if st.session_state.playing:
     # The pause between frames is the animation itself, not a wait for something to finish.

@@ -152,7 +152,7 @@ def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.Featur
         label = str(n) if n > 1 else ""
         icon = (
             f'<div class="dl-pin" data-key="place:{place_id}" style="background:{colour};'
-            f'width:{size}px;height:{size}px;'
+            f"width:{size}px;height:{size}px;"
             f'line-height:{size}px">{label}</div>'
         )
         last = evs["end_date"].fillna(evs["date"]).max()
@@ -269,6 +269,11 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
     return group
 
 
+def reported_text(km2) -> str:
+    """'20 km²', or a plain statement that no source gives a figure."""
+    return "no published figure" if km2 is None or pd.isna(km2) else f"{km2:g} km²"
+
+
 def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> folium.FeatureGroup:
     """The ISIS-held enclave on each side of the border as drawn for ``day``."""
     group = folium.FeatureGroup(name="Fronts")
@@ -276,14 +281,14 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
     for f in fronts_on(fronts, day).itertuples():
         side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
         span = fmt_span(f.valid_from, f.valid_to)
+        reported = reported_text(f.reported_km2)
         tip = (
-            f"ISIS-held enclave, {side['label']} · {escape(span)} · reported "
-            f"{f.reported_km2:g} km², drawn {f.drawn_km2:g} km² · approximate outline "
-            f"[front:{f.id}]"
+            f"ISIS-held enclave, {side['label']} · {escape(span)} · reported {reported}, "
+            f"drawn {f.drawn_km2:g} km² · approximate outline [front:{f.id}]"
         )
         popup = (
             f"<h4>ISIS-held enclave, {side['label']}</h4><b>{escape(span)}</b><br>"
-            f"Reported: {f.reported_km2:g} km² · drawn outline: {f.drawn_km2:g} km²<br>"
+            f"Reported: {reported} · drawn outline: {f.drawn_km2:g} km²<br>"
             f"{escape(f.note or '')}<br><i>Approximate outline: no public map of the enclave "
             f"exists; the shape is a sketch sized to the reported area.</i><br>"
             f'<span class="dl-src">Source: {escape(sources.get(f.source, f.source))}</span>'

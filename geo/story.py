@@ -105,7 +105,6 @@ FRONT_PROPERTIES = (
     "holder",
     "valid_from",
     "valid_to",
-    "reported_km2",
     "drawn_km2",
     "approximate",
     "source",
@@ -404,7 +403,7 @@ def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
 def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
     chk = _Checker("fronts.geojson", problems)
     file = path / "fronts.geojson"
-    columns = [*FRONT_PROPERTIES, "note", "geometry", "computed_km2"]
+    columns = [*FRONT_PROPERTIES, "reported_km2", "note", "geometry", "computed_km2"]
     if not file.exists():
         return pd.DataFrame({c: pd.Series(dtype="object") for c in columns})
     try:
@@ -472,6 +471,8 @@ def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
             rows.append(
                 {
                     **{k: props.get(k) for k in FRONT_PROPERTIES},
+                    # None where no source gives a figure for that day: the chart shows a gap.
+                    "reported_km2": props.get("reported_km2"),
                     "note": props.get("note", ""),
                     "valid_from": pd.Timestamp(dates["valid_from"]),
                     "valid_to": pd.Timestamp(dates["valid_to"]),

@@ -106,7 +106,10 @@ def held_area_series(fronts: pd.DataFrame, start: date, end: date) -> pd.DataFra
     for side, rows in fronts.groupby("side"):
         series = pd.Series(float("nan"), index=days)
         for r in rows.itertuples():
-            series[(days >= r.valid_from) & (days <= r.valid_to)] = float(r.reported_km2)
+            km2 = r.reported_km2
+            series[(days >= r.valid_from) & (days <= r.valid_to)] = (
+                float("nan") if km2 is None else float(km2)
+            )
         # The day after the last polygon the enclave is gone: show 0, not a gap.
         gone = rows["valid_to"].max() + pd.Timedelta(days=1)
         series[days == gone] = 0.0
