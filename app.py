@@ -37,6 +37,11 @@ ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "tru
 PLAY_STEP_SECONDS = 0.8
 
 st.set_page_config(page_title="Dateline", layout="wide")
+# Streamlit's default top padding pushes the map below the fold on a laptop screen.
+st.markdown(
+    "<style>.block-container{padding-top:2.2rem;padding-bottom:1rem}</style>",
+    unsafe_allow_html=True,
+)
 
 
 @st.cache_resource
@@ -204,7 +209,7 @@ if params != st.query_params.to_dict():
     st.query_params.from_dict(params)
 
 # --- header ---------------------------------------------------------------------------------------
-st.markdown(f"## {escape(story.title)}")
+st.markdown(f"### {escape(story.title)}")
 lead, _, rest = story.summary.partition(". ")
 st.caption(lead + ("." if rest else ""))
 if rest:
@@ -221,7 +226,8 @@ with map_col:
         f"**{len(events)} events** · {window_text} · convoy and fronts as of **{fmt_day(end)}**"
     )
     fmap = base_map(story, _basemap(), online_tiles=ONLINE_TILES)
-    groups = story_layers(story, events, end, layers)
+    sel_kind, _, sel_id = (st.session_state.selected or "").partition(":")
+    groups = story_layers(story, events, end, layers, sel_id if sel_kind == "place" else None)
     clicked = st_folium(
         fmap,
         key=f"map-{story.id}",

@@ -47,6 +47,8 @@ SIDE_STYLE = {
 CONVOY_COLOUR = "#0b4f8a"
 # Places less certain than this get a translucent circle of their radius.
 LARGE_RADIUS_M = 2000
+REGION_RADIUS_M = 50_000
+AREA_KINDS = ("region", "area", "border", "country", "valley")
 _KEY = re.compile(r"\[(place|convoy|front):([a-z0-9-]+)\]")
 
 
@@ -177,18 +179,28 @@ def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.Featur
     return group
 
 
-def places_layer(places: pd.DataFrame) -> folium.FeatureGroup:
-    """Every place as a small dot, and a translucent circle where its radius is large."""
+def places_layer(places: pd.DataFrame, circled: set[str] | None = None) -> folium.FeatureGroup:
+    """Every place as a small dot, and a translucent circle where its radius is large.
+
+    ``circled`` limits the circles to those places (the ones with events on the map), so a
+    dozen overlapping guesses do not hide the front lines; None circles every uncertain place.
+    """
     group = folium.FeatureGroup(name="Places")
-    for p in places[places["radius_m"] >= LARGE_RADIUS_M].itertuples():
+    uncertain = places[places["radius_m"] >= LARGE_RADIUS_M]
+    if circled is not None:
+        uncertain = uncertain[uncertain["id"].isin(circled)]
+    for p in uncertain.itertuples():
+        # A region is outlined only (its radius is an extent, not a doubt about a point), and so
+        # is a huge doubt: filled, they would grey out the map.
         folium.Circle(
             (p.lat, p.lon),
             radius=int(p.radius_m),
             color="#5a6b7b",
             weight=1,
+            opacity=0.6,
             dash_array="4 4",
-            fill=True,
-            fill_opacity=0.08,
+            fill=bool(p.radius_m < REGION_RADIUS_M and p.kind not in AREA_KINDS),
+            fill_opacity=0.07,
             interactive=False,
         ).add_to(group)
     features = []
@@ -324,7 +336,9 @@ _CSS = """
 .leaflet-popup-content h4 { margin: 0 0 .4em; font-size: 14px; }
 .dl-legend { background: rgba(255,255,255,.92); padding: 6px 8px; border-radius: 4px;
              box-shadow: 0 1px 4px rgba(0,0,0,.3); font-size: 12px; line-height: 1.5;
-             max-height: 320px; overflow-y: auto; }
+             max-height: 300px; overflow-y: auto; }
+.dl-legend summary { cursor: pointer; }
+.dl-grid { display: grid; grid-template-columns: auto auto; column-gap: 10px; }
 .dl-legend i { display: inline-block; width: 11px; height: 11px; border-radius: 50%;
                margin-right: 5px; vertical-align: -1px; border: 1px solid #fff;
                box-shadow: 0 0 0 1px rgba(0,0,0,.35); }
@@ -376,7 +390,11 @@ def legend(categories: list[str]) -> _Control:
         for s in SIDE_STYLE.values()
     ]
     rows.append('<i style="background:#eef2f5;border:1px dashed #5a6b7b"></i>place uncertainty')
-    html = "<b>Legend</b><br>" + "<br>".join(rows)
+    html = (
+        "<details open><summary><b>Legend</b></summary><div class='dl-grid'>"
+        + "".join(f"<span>{r}</span>" for r in rows)
+        + "</div></details>"
+    )
     return _Control(html, "bottomright", "dl-legend", css=_CSS)
 
 
@@ -415,14 +433,19 @@ def base_map(
 ) -> folium.Map:
     """The story's base map: offline country outlines, legend, scale, fullscreen; no markers."""
     p = story.places
-    core = p[p["radius_m"] < 100_000]
+    core = p[p["radius_m"] < REGION_RADIUS_M]
     bounds = [
         [float(core["lat"].min()), float(core["lon"].min())],
         [float(core["lat"].max()), float(core["lon"].max())],
     ]
+    view = story.meta.get("map") or {}
+    center = view.get("center") or [
+        (bounds[0][0] + bounds[1][0]) / 2,
+        (bounds[0][1] + bounds[1][1]) / 2,
+    ]
     m = folium.Map(
-        location=[(bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2],
-        zoom_start=8,
+        location=center,
+        zoom_start=view.get("zoom", 8),
         tiles=None,
         control_scale=True,
         prefer_canvas=False,
@@ -451,7 +474,8 @@ def base_map(
     categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
     legend(categories).add_to(m)
     fullscreen_button().add_to(m)
-    m.fit_bounds(bounds, padding=(20, 20))
+    if "zoom" not in view:
+        m.fit_bounds(bounds, padding=(20, 20))
     return localize(m)
 
 
@@ -465,6 +489,7 @@ def story_layers(
     events: pd.DataFrame,
     day: date,
     layers: set[str] | frozenset[str] = frozenset({"events", "places", "convoy", "fronts"}),
+    selected_place: str | None = None,
 ) -> list[folium.FeatureGroup]:
     """The feature groups drawn for a window ending on ``day``, bottom to top."""
     sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
@@ -472,7 +497,8 @@ def story_layers(
     if "fronts" in layers:
         out.append(fronts_layer(story.fronts, day, sources))
     if "places" in layers:
-        out.append(places_layer(story.places))
+        circled = set(events["place_id"]) | ({selected_place} if selected_place else set())
+        out.append(places_layer(story.places, circled))
     if "convoy" in layers:
         out.append(convoy_layer(story.convoy, day, sources))
     if "events" in layers:

@@ -311,6 +311,23 @@ def _load_meta(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     if dl is not None and not (isinstance(dl, dict) and isinstance(dl.get("place"), str)):
         chk.add("", "dateline must be { place = <places.csv id>, date = YYYY-MM-DD }")
         meta.pop("dateline")
+    marks = meta.get("landmarks")
+    if marks is not None and not (
+        isinstance(marks, list) and all(isinstance(x, str) for x in marks)
+    ):
+        chk.add("", "landmarks must be a list of places.csv ids")
+        meta.pop("landmarks")
+    view = meta.get("map")
+    if view is not None:
+        center = view.get("center") if isinstance(view, dict) else None
+        ok = isinstance(view, dict) and isinstance(view.get("zoom", 8), int)
+        ok = ok and (
+            center is None
+            or (len(center) == 2 and -90 <= center[0] <= 90 and -180 <= center[1] <= 180)
+        )
+        if not ok:
+            chk.add("", "map must be { center = [lat, lon], zoom = <whole number> }")
+            meta.pop("map")
     sources = meta.get("sources")
     if sources is not None:
         if not isinstance(sources, list) or not sources:
@@ -520,6 +537,9 @@ def load_story(path: str | Path) -> Story:
         problems.append(
             Problem("story.toml", "", f"dateline place {meta['dateline']['place']!r} is unknown")
         )
+    for lm in (meta or {}).get("landmarks", []):
+        if places is not None and lm not in place_ids:
+            problems.append(Problem("story.toml", "", f"landmark {lm!r} is not a places.csv id"))
     if problems:
         raise StoryError(path, problems)
     assert meta is not None and places is not None and events is not None
