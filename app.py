@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from html import escape
 from pathlib import Path
 
+import folium
 import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
@@ -233,6 +234,7 @@ with map_col:
         key=f"map-{story.id}",
         feature_group_to_add=groups,
         returned_objects=["last_object_clicked_tooltip"],
+        layer_control=folium.LayerControl(collapsed=True),
         use_container_width=True,
         height=620,
     )

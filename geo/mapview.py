@@ -16,6 +16,7 @@ from pathlib import Path
 import folium
 import pandas as pd
 from branca.element import MacroElement
+from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
 from jinja2 import Template
 
@@ -126,9 +127,16 @@ _DIV_ICON = JsCode(
         var p = feature.properties;
         var icon = L.divIcon({className: 'dl-marker', html: p.icon,
                               iconSize: [p.size, p.size], iconAnchor: [p.size / 2, p.size / 2]});
-        return L.marker(latlng, {icon: icon, riseOnHover: true});
+        return L.marker(latlng, {icon: icon, riseOnHover: true, dlCount: p.count});
     }"""
 )
+_CLUSTER_ICON = """function(cluster) {
+    var n = 0;
+    cluster.getAllChildMarkers().forEach(function(m) { n += m.options.dlCount || 1; });
+    return L.divIcon({className: 'dl-marker', iconSize: [30, 30], iconAnchor: [15, 15],
+        html: '<div class="dl-pin dl-cluster" style="width:26px;height:26px;line-height:26px">'
+              + n + '</div>'});
+}"""
 _CIRCLE = JsCode(
     """function(feature, latlng) {
         return L.circleMarker(latlng, feature.properties.style);
@@ -172,10 +180,23 @@ def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.Featur
             _point(
                 latest["lat"],
                 latest["lon"],
-                {"tip": tip, "popup": popup, "icon": icon, "size": size, "key": place_id},
+                {"tip": tip, "popup": popup, "icon": icon, "size": size, "count": n},
             )
         )
-    _layer(features, "Events", _DIV_ICON).add_to(group)
+    # Places a few km apart overlap at the story's zoom: merge only markers that touch, and
+    # spread them out again on click at the deepest zoom.
+    cluster = MarkerCluster(
+        name="Events",
+        control=False,
+        options={
+            "maxClusterRadius": 26,
+            "showCoverageOnHover": False,
+            "spiderfyOnMaxZoom": True,
+            "disableClusteringAtZoom": 12,
+        },
+        icon_create_function=_CLUSTER_ICON,
+    ).add_to(group)
+    _layer(features, "Events", _DIV_ICON).add_to(cluster)
     return group
 
 
@@ -330,6 +351,7 @@ _CSS = """
 .dl-pin { border-radius: 50%; border: 2px solid #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.45);
           color: #fff; font-weight: 700; font-size: 11px; text-align: center;
           box-sizing: content-box; }
+.dl-cluster { background: #263238; border-style: double; border-width: 3px; }
 .dl-ev { margin: 0 0 .5em; }
 .dl-chip { color: #fff; border-radius: 3px; padding: 0 4px; font-size: 11px; }
 .dl-src { color: #555; font-size: 11px; }
@@ -453,6 +475,8 @@ def base_map(
         min_zoom=5,
         max_zoom=14,
     )
+    # With no tile layer folium leaves these off the map, and marker clustering needs maxZoom.
+    m.options.update(minZoom=5, maxZoom=14)
     if basemap is not None:
         folium.GeoJson(
             basemap,
@@ -470,7 +494,8 @@ def base_map(
     if online_tiles:
         for name, tiles in ONLINE_TILES:
             attr = _ESRI_ATTR if tiles.startswith("https://server.arcgisonline") else None
-            folium.TileLayer(tiles, name=name, attr=attr, overlay=True, show=False).add_to(m)
+            # Base layers, so one replaces the opaque outlines instead of hiding under them.
+            folium.TileLayer(tiles, name=name, attr=attr, overlay=False).add_to(m)
     categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
     legend(categories).add_to(m)
     fullscreen_button().add_to(m)
