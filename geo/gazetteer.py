@@ -23,7 +23,7 @@ from geo.names import normalize, split_aliases, variants
 # smallest file, ~235k places), so towns like Arsal and Qara are in.
 MIN_POPULATION = 500
 # Bump when the pickled layout changes; old cache files are then ignored and rebuilt.
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 # Beyond this distance from the story's area, closeness stops mattering: population decides.
 FAR_KM = 500.0
 # Within FAR_KM, candidates this close in distance count as equally near and population decides.
@@ -110,11 +110,16 @@ def build_geonames_index(cities: Iterable[dict[str, Any]]) -> dict[str, Any]:
         ids.append(int(city["geonameid"]))
         for key in variants(city["name"], city.get("alternatenames") or ()):
             keys.setdefault(key, []).append(row)
+    lat_array = np.array(lats, dtype=np.float64)
+    lon_array = np.array(lons, dtype=np.float64)
+    order = np.argsort(lat_array, kind="stable")
     return {
         "names": names,
         "countries": countries,
-        "lats": np.array(lats, dtype=np.float64),
-        "lons": np.array(lons, dtype=np.float64),
+        "lats": lat_array,
+        "lons": lon_array,
+        # Rows sorted by latitude, for nearest(): row numbers, then their lats and lons.
+        "by_lat": (order, lat_array[order], lon_array[order]),
         "pops": np.array(pops, dtype=np.int64),
         "ids": np.array(ids, dtype=np.int64),
         # One row is by far the common case: a bare int keeps the pickle small and fast.
@@ -234,7 +239,7 @@ class Gazetteer:
         self._story_gn_ids = {p.geonames_id for p in self.story_places if p.geonames_id}
         self.focus = focus if focus is not None else story_centre(self.story_places)
         self._focus_km: dict[int, float] = {}
-        self._lat_order: np.ndarray | None = None
+        self._story_points: np.ndarray | None = None
         story_tokens = (k.count(" ") + 1 for k in self._story_keys)
         self.max_name_tokens: int = max(geonames["max_tokens"], *story_tokens, 0)
 
@@ -274,6 +279,10 @@ class Gazetteer:
         story = [self.story_places[i] for i in self._story_keys.get(key, ())]
         rows = self._gn["keys"].get(key, ())
         rows = (rows,) if isinstance(rows, int) else rows
+        # A GeoNames spelling of a story place (same id) finds the story place itself.
+        for twin in filter(None, map(self._story_twin, rows)):
+            if twin not in story:
+                story.append(twin)
         rows = [r for r in rows if not self._shadowed(r, story)]
         rows.sort(key=self._rank)
         return story + [self._geonames_place(r) for r in rows]
@@ -329,48 +338,48 @@ class Gazetteer:
     # -- nearest ------------------------------------------------------------------------------
 
     def nearest(self, lat: float, lon: float, max_km: float | None = None) -> GazetteerPlace | None:
-        """Closest known place to (lat, lon); a story place wins if the point is inside its radius.
+        """Closest known place to (lat, lon) by geodesic distance; a story place wins a tie.
 
         Returns None when nothing lies within ``max_km`` (or the gazetteer is empty).
         """
         point = (lat, lon)
-        story = sorted((distance_km(point, p.point), i) for i, p in enumerate(self.story_places))
-        inside = [(km, i) for km, i in story if km * 1000 <= self.story_places[i].radius_m]
-        if inside:
-            return self.story_places[inside[0][1]]
-        best: tuple[float, GazetteerPlace] | None = None
-        if story:
-            best = (story[0][0], self.story_places[story[0][1]])
+        finalists = self._nearest_story(lat, lon)
         row = self._nearest_row(lat, lon)
         if row is not None:
-            gn_place = self._story_twin(row) or self._geonames_place(row)
-            km = distance_km(point, gn_place.point)
-            if best is None or km < best[0]:
-                best = (km, gn_place)
-        if best is None or (max_km is not None and best[0] > max_km):
+            finalists.append(self._story_twin(row) or self._geonames_place(row))
+        if not finalists:
             return None
-        return best[1]
+        # Story places come first in the list and min() keeps the first of equals.
+        km, best = min(
+            ((distance_km(point, p.point), p) for p in finalists), key=lambda pair: pair[0]
+        )
+        return None if max_km is not None and km > max_km else best
+
+    def _nearest_story(self, lat: float, lon: float) -> list[GazetteerPlace]:
+        """Story places within 1% of the closest great-circle distance (the geodesic decides)."""
+        if not self.story_places:
+            return []
+        if self._story_points is None:
+            self._story_points = np.array([p.point for p in self.story_places], dtype=np.float64)
+        km = _haversine_km(lat, lon, self._story_points[:, 0], self._story_points[:, 1])
+        near = np.flatnonzero(km <= km.min() * 1.01 + 1e-6)
+        return [self.story_places[i] for i in near]
 
     def _nearest_row(self, lat: float, lon: float) -> int | None:
         """Nearest GeoNames row: haversine over a latitude band that widens until it is sure."""
-        lats, lons = self._gn["lats"], self._gn["lons"]
-        if len(lats) == 0:
+        order, lats, lons = self._gn["by_lat"]
+        if len(order) == 0:
             return None
-        if self._lat_order is None:
-            self._lat_order = np.argsort(lats, kind="stable")
-        order = self._lat_order
-        sorted_lats = lats[order]
         band = 0.5
         while True:
-            lo = np.searchsorted(sorted_lats, lat - band, side="left")
-            hi = np.searchsorted(sorted_lats, lat + band, side="right")
-            rows = order[lo:hi]
-            if len(rows):
-                km = _haversine_km(lat, lon, lats[rows], lons[rows])
+            lo = np.searchsorted(lats, lat - band, side="left")
+            hi = np.searchsorted(lats, lat + band, side="right")
+            if hi > lo:
+                km = _haversine_km(lat, lon, lats[lo:hi], lons[lo:hi])
                 best = int(np.argmin(km))
                 # Anything outside the band is at least `band` degrees of latitude away.
                 if km[best] <= band * _KM_PER_DEG_LAT_MIN or band >= 180:
-                    return int(rows[best])
+                    return int(order[lo + best])
             if band >= 180:
                 return None
             band *= 2

@@ -23,17 +23,17 @@ _NON_WORD = re.compile(r"[\W_]+")
 
 def _strip_marks(text: str) -> str:
     """Drop diacritics: decompose, then remove the combining marks."""
-    if text.isascii():  # Most names: nothing to decompose.
-        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def normalize(name: str) -> str:
     """Matching key of a place name: case, diacritics, Arabic article and punctuation ignored."""
-    text = _strip_marks(name.translate(_SILENT).casefold())
+    text = name.casefold()
     if not text.isascii():
-        text = text.translate(_FOLD)
+        # Compatibility forms can decompose to capitals or apostrophes ("ℌ", "＇"): fold again.
+        text = _strip_marks(text).casefold().translate(_FOLD)
+    text = text.translate(_SILENT)
     # A hyphen-joined article ("ez-Zor") goes before hyphens turn into spaces.
     text = _ARTICLE_HYPHEN.sub("", text)
     words = _NON_WORD.sub(" ", text).split()

@@ -97,22 +97,23 @@ class GeocoderChain:
         cls,
         offline: OfflineGazetteerGeocoder,
         *,
-        enable_online: bool = False,
+        enable_online: bool | None = None,
         env: Mapping[str, str] | None = None,
         cache_dir: Path | None = None,
         min_delay_seconds: float = 1.0,
     ) -> GeocoderChain:
         """Chain set up from ``DATELINE_ONLINE_GEOCODER``, ``_GEOCODER_DOMAIN``, ``_USER_AGENT``.
 
-        The online part is on when ``DATELINE_ONLINE_GEOCODER`` names a geopy service, or when
-        ``enable_online`` is true (then Nominatim unless the variable names another). A service
-        that cannot be set up leaves the chain offline with a warning on every result.
+        ``enable_online``: None lets ``DATELINE_ONLINE_GEOCODER`` decide (a geopy service name
+        turns the online part on); True turns it on (Nominatim unless the variable names
+        another); False keeps the chain offline. A service that cannot be set up leaves the
+        chain offline with a warning on every result.
         """
         env = os.environ if env is None else env
         service = (env.get("DATELINE_ONLINE_GEOCODER") or "").strip().lower()
         if service in _OFF:
             service = "nominatim" if enable_online else ""
-        if not service:
+        if not service or enable_online is False:
             return cls(offline)
         domain = (env.get("DATELINE_GEOCODER_DOMAIN") or "").strip() or None
         user_agent = (env.get("DATELINE_USER_AGENT") or "").strip() or DEFAULT_USER_AGENT
