@@ -28,6 +28,7 @@ from geo.mapview import (
     reported_text,
     story_layers,
 )
+from geo.storage import story_zip
 from geo.story import Story, StoryError, load_story
 from geo.timeline import all_actors, events_per_day, filter_events, held_area_series
 from geo.urlstate import LAYERS, View, parse_view, to_params
@@ -130,15 +131,15 @@ categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).in
 actors = all_actors(story.events)
 
 # A story switch resets the window and filters to the new story's own.
-if st.session_state.get("window_for") != story.id:
+if st.session_state.get("window_for") != story_id:
     if st.session_state.get("window_for") is not None:
         st.session_state.window = (story.start, story.end)
         st.session_state.selected = None
         st.session_state.actors = []
-    st.session_state.window_for = story.id
-if st.session_state.cats_for != story.id:
+    st.session_state.window_for = story_id
+if st.session_state.cats_for != story_id:
     st.session_state.categories = categories
-    st.session_state.cats_for = story.id
+    st.session_state.cats_for = story_id
 
 # Play: each rerun moves the window's end one day until the story's last day.
 if st.session_state.playing:
@@ -185,6 +186,14 @@ with st.sidebar:
         placeholder="All actors",
         help="Events involving any of these",
     )
+    st.download_button(
+        "Download this story (zip)",
+        story_zip(story.path),
+        f"{story_id}.zip",
+        "application/zip",
+        width="stretch",
+        help="The story's files; upload the zip on the New story page to add it back.",
+    )
     st.caption("Layers")
     layer_cols = st.columns(2)
     layers = {
@@ -197,7 +206,7 @@ events = filter_events(story.events, start, end, chosen_categories, chosen_actor
 
 # --- URL reflects the current view --------------------------------------------------------------
 view = View(
-    story.id,
+    story_id,
     start,
     end,
     None if chosen_categories == categories else tuple(chosen_categories),
@@ -216,6 +225,11 @@ st.caption(lead + ("." if rest else ""))
 if rest:
     with st.expander("About this story"):
         st.write(story.summary)
+if story.meta.get("draft"):
+    st.warning(
+        "Draft: some event summaries still quote the source article word for word. Rewrite "
+        "them in events.csv before publishing."
+    )
 for notice in st.session_state.notices:
     st.info(notice)
 st.session_state.notices = []
@@ -231,7 +245,7 @@ with map_col:
     groups = story_layers(story, events, end, layers, sel_id if sel_kind == "place" else None)
     clicked = st_folium(
         fmap,
-        key=f"map-{story.id}",
+        key=f"map-{story_id}",
         feature_group_to_add=groups,
         returned_objects=["last_object_clicked_tooltip"],
         layer_control=folium.LayerControl(collapsed=True),

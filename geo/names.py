@@ -59,3 +59,11 @@ def split_aliases(value: object) -> list[str]:
     else:  # NaN / None from pandas
         return []
     return [s.strip() for s in items if isinstance(s, str) and s.strip()]
+
+
+def slugify(text: str, fallback: str = "item") -> str:
+    """A lowercase ``[a-z0-9-]`` id from any text (accents folded, other characters dropped)."""
+    spaced = re.sub(r"[^\w]+", " ", text)  # dashes and punctuation separate words
+    folded = unicodedata.normalize("NFKD", spaced).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded.lower()).strip("-")
+    return slug[:60].strip("-") or fallback

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import tempfile
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -13,10 +15,12 @@ import pandas as pd
 import tomli_w
 
 from geo.export import events_csv
+from geo.names import slugify
 from geo.story import CONVOY_COLUMNS, PLACE_COLUMNS, Story, StoryError, load_story
 
 STORY_FILES = ("story.toml", "places.csv", "events.csv", "convoy.csv", "fronts.geojson")
 MAX_ZIP_BYTES = 20 * 1024 * 1024
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 class StoryExistsError(FileExistsError):
@@ -131,6 +135,15 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
     return files
 
 
+def zip_story_id(files: dict[str, bytes], filename: str) -> str:
+    """The folder name for an uploaded story: its story.toml id, else the zip's name."""
+    try:
+        sid = tomllib.loads(files["story.toml"].decode("utf-8")).get("id", "")
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        sid = ""
+    return sid if isinstance(sid, str) and _SLUG.match(sid) else slugify(Path(filename).stem)
+
+
 __all__ = [
     "StoryError",
     "StoryExistsError",
@@ -138,4 +151,5 @@ __all__ = [
     "save_story",
     "story_files",
     "story_zip",
+    "zip_story_id",
 ]

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("app"))
+def server(tmp_path_factory, gazetteer_cache) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("app"), {"DATELINE_CACHE_DIR": str(gazetteer_cache)})
     yield srv
     stop_server(srv)
 

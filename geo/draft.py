@@ -1,0 +1,208 @@
+"""Turn an article's extraction into editable tables, and the edited tables into a story."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+
+from geo.extract import Extraction
+from geo.gazetteer import GazetteerPlace
+from geo.names import slugify
+from geo.storage import story_files
+from geo.story import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
+
+PLACE_TABLE = ("keep", "id", "name", "kind", "country", "lat", "lon", "radius_m", "mentions")
+EVENT_TABLE = (
+    "keep",
+    "date",
+    "end_date",
+    "place",
+    "category",
+    "actors",
+    "summary",
+    *FIGURES,
+    "confidence",
+    "sentence",
+)
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
+def _kind(kind: str) -> str:
+    return kind if kind in PLACE_KINDS else "town"
+
+
+def place_key(place) -> str:
+    """What groups mentions into one place row: the matched gazetteer id, else the name."""
+    return place.place_id or place.name
+
+
+def draft_places(ex: Extraction) -> pd.DataFrame:
+    """One row per place the article names, with its best match; ``keep`` ticks it for saving."""
+    rows: dict[str, dict] = {}
+    taken: set[str] = set()
+    for m in ex.places:
+        key = place_key(m)
+        if key in rows:
+            rows[key]["mentions"] += 1
+            continue
+        rows[key] = {
+            "keep": True,
+            "id": _unique(slugify(m.name, "place"), taken),
+            "name": m.name,
+            "kind": _kind(m.kind),
+            "country": m.country or "",
+            "lat": round(m.lat, 5),
+            "lon": round(m.lon, 5),
+            "radius_m": int(m.radius_m),
+            "mentions": 1,
+            "_key": key,
+        }
+    df = pd.DataFrame(list(rows.values()), columns=[*PLACE_TABLE, "_key"])
+    return df.set_index("_key")
+
+
+def place_candidates(ex: Extraction) -> dict[str, list[GazetteerPlace]]:
+    """Other gazetteer entries each place row could be, best first."""
+    out: dict[str, list[GazetteerPlace]] = {}
+    for m in ex.places:
+        out.setdefault(place_key(m), list(m.candidates))
+    return out
+
+
+def use_candidate(places: pd.DataFrame, key: str, cand: GazetteerPlace) -> pd.DataFrame:
+    """The places table with row ``key`` moved to gazetteer entry ``cand``."""
+    out = places.copy()
+    out.loc[key, ["lat", "lon", "radius_m"]] = [
+        round(cand.lat, 5),
+        round(cand.lon, 5),
+        int(cand.radius_m),
+    ]
+    out.loc[key, ["country", "kind"]] = [cand.country or "", _kind(cand.kind)]
+    return out
+
+
+def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
+    """One row per draft event; ``place`` is a places-table id, ``summary`` the raw sentence."""
+    ids = places["id"].to_dict()
+    rows = []
+    for ev in ex.events:
+        key = place_key(ev.place)
+        if key not in ids:
+            continue
+        counts = ev.counts()
+        sentence = ex.sentences[ev.sentence].text.strip()
+        rows.append(
+            {
+                "keep": True,
+                "date": ev.date,
+                "end_date": ev.end_date if ev.end_date != ev.date else None,
+                "place": ids[key],
+                "category": ev.category if ev.category in CATEGORIES else "statement",
+                "actors": "|".join(ev.actors),
+                "summary": sentence,
+                **{col: counts.get(col) for col in FIGURES},
+                "confidence": "reported",
+                "sentence": sentence,
+            }
+        )
+    df = pd.DataFrame(rows, columns=list(EVENT_TABLE))
+    for col in FIGURES:
+        df[col] = df[col].astype("Int64")
+    return df
+
+
+@dataclass(frozen=True)
+class DraftMeta:
+    """What the form asks about the story as a whole."""
+
+    title: str
+    summary: str
+    published: date
+    publication: str
+    url: str = ""
+    dateline_place: str | None = None  # a places-table id
+
+
+def unrewritten(events: pd.DataFrame) -> int:
+    """How many kept events still use the article's own sentence as their summary."""
+    kept = events[events["keep"]]
+    return int((kept["summary"].str.strip() == kept["sentence"].str.strip()).sum())
+
+
+def story_from_draft(
+    meta: DraftMeta, places: pd.DataFrame, events: pd.DataFrame
+) -> tuple[str, dict[str, bytes], list[str]]:
+    """The story id, the files of the story folder, and notes on what was left out."""
+    notes: list[str] = []
+    kept_places = places[places["keep"]].copy()
+    kept_ids = set(kept_places["id"])
+    ev = events[events["keep"]].copy()
+    orphans = ev[~ev["place"].isin(kept_ids)]
+    if len(orphans):
+        notes.append(f"{len(orphans)} event(s) left out: their place is not kept.")
+        ev = ev[ev["place"].isin(kept_ids)]
+    ev = ev.reset_index(drop=True)
+    ev["date"] = pd.to_datetime(ev["date"])
+    ev["end_date"] = pd.to_datetime(ev["end_date"])
+    days = [meta.published, *ev["date"].dt.date, *ev["end_date"].dropna().dt.date]
+    story_id = slugify(meta.title, "story")
+    dateline = meta.dateline_place if meta.dateline_place in kept_ids else None
+    if dateline is None and len(kept_places):
+        dateline = kept_places["id"].iloc[0]
+    source = {
+        "id": "article",
+        "publication": meta.publication or "Pasted article",
+        "date": meta.published,
+    }
+    if meta.url:
+        source["url"] = meta.url
+    toml_meta = {
+        "id": story_id,
+        "title": meta.title,
+        "summary": meta.summary or meta.title,
+        "span": {"start": min(days), "end": max(days)},
+        "dateline": {"place": dateline or "", "date": meta.published},
+        "sources": [source],
+    }
+    if unrewritten(events):
+        # Visible in the app until every summary is in the editor's own words.
+        toml_meta["draft"] = True
+    taken: set[str] = set()
+    ev["id"] = [
+        _unique(f"{d:%Y-%m-%d}-{slugify(c)}", taken)
+        for d, c in zip(ev["date"], ev["category"], strict=True)
+    ]
+    ev["place_id"] = ev["place"]
+    ev["actors"] = ev["actors"].fillna("").map(lambda s: [a for a in str(s).split("|") if a])
+    ev["source"] = "article"
+    ev["source_detail"] = ""
+    ev["confidence"] = ev["confidence"].where(ev["confidence"].isin(CONFIDENCE), "reported")
+    ev["confidence_note"] = ""
+    pl = kept_places.reset_index(drop=True)
+    pl["aliases"] = [[] for _ in range(len(pl))]
+    pl["geonames_id"] = pd.NA
+    pl["coord_source"] = "Dateline gazetteer match, reviewed by the editor"
+    return story_id, story_files(toml_meta, pl, ev), notes
+
+
+def preview(files: dict[str, bytes]) -> Story:
+    """Load story files through the real loader (raises StoryError listing every problem)."""
+    tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
+    try:
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        return load_story(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

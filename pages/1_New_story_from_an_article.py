@@ -1,0 +1,322 @@
+"""New story from an article: extract, review and correct, preview on the map, save."""
+
+from __future__ import annotations
+
+from datetime import date
+from html import escape
+from pathlib import Path
+
+import folium
+import streamlit as st
+from streamlit_folium import st_folium
+
+from geo.draft import (
+    DraftMeta,
+    draft_events,
+    draft_places,
+    place_candidates,
+    preview,
+    story_from_draft,
+    unrewritten,
+    use_candidate,
+)
+from geo.extract import extract
+from geo.gazetteer import Gazetteer
+from geo.library import BUNDLED, DEFAULT_STORY, user_stories_dir
+from geo.mapview import base_map, load_basemap, story_layers
+from geo.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
+from geo.story import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_BYTES = 1_000_000
+FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
+
+st.set_page_config(page_title="New story · Dateline", layout="wide")
+st.markdown("### New story from an article")
+st.caption(
+    "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
+    "and correct them, and the story is saved to your stories folder "
+    f"(`{user_stories_dir()}`)."
+)
+
+
+@st.cache_resource(show_spinner="Building the place index (first time only, about 20 s)…")
+def _gazetteer() -> Gazetteer:
+    # The bundled story's places teach the gazetteer regional names GeoNames lacks.
+    places = None
+    bundled = BUNDLED / DEFAULT_STORY
+    if bundled.is_dir():
+        places = load_story(bundled).places
+    return Gazetteer.load(places)
+
+
+@st.cache_resource
+def _basemap() -> dict:
+    return load_basemap(ROOT / "data" / "basemap" / "countries.geojson")
+
+
+def read_upload(upload) -> tuple[str | None, str | None, str | None]:
+    """(text, format, error) of an uploaded file; nothing else happens on an error."""
+    suffix = Path(upload.name).suffix.lower()
+    if suffix not in FORMATS:
+        return None, None, f"{upload.name}: only .txt, .md and .html files can be read."
+    if upload.size > MAX_BYTES:
+        return None, None, f"{upload.name} is {upload.size / 1e6:.1f} MB; the limit is 1 MB."
+    data = upload.getvalue()
+    if b"\0" in data:
+        return None, None, f"{upload.name} is not a text file."
+    try:
+        return data.decode("utf-8"), FORMATS[suffix], None
+    except UnicodeDecodeError:
+        return None, None, f"{upload.name} is not UTF-8 text."
+
+
+def highlighted(ex) -> str:
+    """The article as HTML with places, dates and figures marked; all text escaped."""
+    marks = []
+    for p in ex.places:
+        if p.span:
+            marks.append((p.start, p.end, "#cfe3ff", f"place: {p.name}"))
+    marks += [(d.start, d.end, "#d5f5d5", f"date: {d.date}") for d in ex.dates]
+    marks += [(f.start, f.end, "#ffe2b8", f"figure: {f.what}") for f in ex.figures]
+    marks.sort()
+    out, pos = [], 0
+    for start, end, colour, title in marks:
+        if start < pos:
+            continue  # overlapping marks: keep the first
+        out.append(escape(ex.text[pos:start]))
+        out.append(
+            f'<mark title="{escape(title)}" style="background:{colour};padding:0 2px">'
+            f"{escape(ex.text[start:end])}</mark>"
+        )
+        pos = end
+    out.append(escape(ex.text[pos:]))
+    body = "".join(out).replace("\n", "<br>")
+    return f'<div style="max-height:340px;overflow-y:auto;line-height:1.6">{body}</div>'
+
+
+# --- 1. the article ----------------------------------------------------------------------------
+with st.form("article"):
+    text_in = st.text_area("Article text", height=200, max_chars=MAX_BYTES, key="article_text")
+    upload = st.file_uploader(
+        "…or upload a file (.txt, .md, .html; at most 1 MB)", type=["txt", "md", "html", "htm"]
+    )
+    c1, c2, c3 = st.columns(3)
+    published = c1.date_input(
+        "Published on", value=date.today(), key="published", min_value=date(1800, 1, 1)
+    )
+    dateline_in = c2.text_input("Dateline place (if the text has none)", key="dateline_in")
+    publication = c3.text_input(
+        "Publication", value="", key="publication", placeholder="e.g. Reuters"
+    )
+    go = st.form_submit_button("Find places, dates and figures", type="primary")
+
+if go:
+    text, fmt, error = text_in, None, None
+    if upload is not None:
+        text, fmt, error = read_upload(upload)
+    if error:
+        st.error(error)
+    elif not (text or "").strip():
+        st.error("Paste an article or upload a file first.")
+    else:
+        progress = st.progress(0, text="Loading the place index…")
+        gazetteer = _gazetteer()
+        progress.progress(40, text="Reading the article…")
+        ex = extract(text, published, dateline=dateline_in or None, gazetteer=gazetteer, fmt=fmt)
+        progress.progress(80, text="Placing the places…")
+        places = draft_places(ex)
+        st.session_state.update(
+            ex=ex,
+            places=places,
+            events=draft_events(ex, places),
+            candidates=place_candidates(ex),
+            editor_version=st.session_state.get("editor_version", 0) + 1,
+            saved=None,
+        )
+        progress.progress(100, text=f"Found {len(places)} places and {len(ex.events)} events.")
+
+ex = st.session_state.get("ex")
+if ex is None:
+    st.info(
+        "Results appear here: the article with places, dates and figures highlighted, "
+        "tables to correct, and a map preview."
+    )
+else:
+    version = st.session_state.editor_version
+    st.markdown("##### The article")
+    st.caption("Blue: places · green: dates · orange: figures")
+    st.markdown(highlighted(ex), unsafe_allow_html=True)
+
+    # --- 2. places ---------------------------------------------------------------------------
+    st.markdown("##### Places")
+    st.caption(
+        "Untick what is not a place; fix names, kinds and coordinates by typing, by "
+        "choosing another match, or by clicking the map below."
+    )
+    places = st.data_editor(
+        st.session_state.places,
+        key=f"places_editor_{version}",
+        hide_index=True,
+        num_rows="fixed",
+        width="stretch",
+        column_config={
+            "keep": st.column_config.CheckboxColumn("keep"),
+            "id": st.column_config.TextColumn("id", disabled=True),
+            "kind": st.column_config.SelectboxColumn("kind", options=list(PLACE_KINDS)),
+            "lat": st.column_config.NumberColumn("lat", min_value=-90, max_value=90, format="%.5f"),
+            "lon": st.column_config.NumberColumn(
+                "lon", min_value=-180, max_value=180, format="%.5f"
+            ),
+            "radius_m": st.column_config.NumberColumn("radius (m)", min_value=0, step=100),
+            "mentions": st.column_config.NumberColumn("mentions", disabled=True),
+        },
+    )
+    with st.expander("Change a place's match"):
+        names = {k: f"{r['name']} ({r['id']})" for k, r in places.iterrows()}
+        key = st.selectbox("Place", list(names), format_func=names.get, key="match_place")
+        cands = st.session_state.candidates.get(key, [])
+        if not cands:
+            st.caption("No other candidates in the gazetteer.")
+        else:
+            idx = st.selectbox(
+                "Other matches",
+                range(len(cands)),
+                format_func=lambda i: (
+                    f"{cands[i].name}, {cands[i].country} "
+                    f"({cands[i].lat:.3f}, {cands[i].lon:.3f}"
+                    + (f", pop. {cands[i].population:,}" if cands[i].population else "")
+                    + ")"
+                ),
+                key="match_cand",
+            )
+            if st.button("Use this match"):
+                st.session_state.places = use_candidate(places, key, cands[idx])
+                st.session_state.editor_version += 1
+                st.rerun()
+
+    # --- 3. events ---------------------------------------------------------------------------
+    st.markdown("##### Draft events")
+    st.caption(
+        "Each summary starts as the article's own sentence: rewrite it in your words "
+        "before publishing."
+    )
+    events = st.data_editor(
+        st.session_state.events,
+        key=f"events_editor_{version}",
+        hide_index=True,
+        num_rows="dynamic",
+        width="stretch",
+        column_config={
+            "keep": st.column_config.CheckboxColumn("keep", default=True),
+            "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
+            "end_date": st.column_config.DateColumn("end date", format="YYYY-MM-DD"),
+            "place": st.column_config.SelectboxColumn("place", options=list(places["id"])),
+            "category": st.column_config.SelectboxColumn("category", options=list(CATEGORIES)),
+            "summary": st.column_config.TextColumn("summary", width="large"),
+            "confidence": st.column_config.SelectboxColumn("confidence", options=list(CONFIDENCE)),
+            "sentence": None,  # hidden: kept to tell rewritten summaries from copies
+        },
+    )
+
+    # --- 4. preview and save -----------------------------------------------------------------
+    title = st.text_input("Story title", key="story_title", placeholder="A short headline")
+    summary = st.text_area("One-paragraph summary in your words", key="story_summary", height=80)
+    dl_names = dict(zip(places["id"], places["name"], strict=True))
+    guess = ex.dateline.place if ex.dateline else (dateline_in or None)
+    dl_default = next((i for i, n in dl_names.items() if guess and n == guess), None)
+    meta = DraftMeta(
+        title=title.strip() or "Untitled story",
+        summary=summary.strip(),
+        published=published,
+        publication=publication.strip(),
+        dateline_place=dl_default,
+    )
+    story_id, files, notes = story_from_draft(meta, places, events.fillna({"keep": True}))
+    for note in notes:
+        st.caption(note)
+    try:
+        draft = preview(files)
+    except StoryError as exc:
+        draft = None
+        st.error("The draft has problems to fix before it can be saved:")
+        st.code("\n".join(str(p) for p in exc.problems), language=None)
+
+    map_col, save_col = st.columns([3, 2], gap="medium")
+    with map_col:
+        st.markdown("##### Preview")
+        if draft is not None and len(draft.places):
+            fmap = base_map(draft, _basemap())
+            groups = story_layers(draft, draft.events, draft.end)
+            clicked = st_folium(
+                fmap,
+                key=f"preview-{version}",
+                feature_group_to_add=groups,
+                layer_control=folium.LayerControl(collapsed=True),
+                returned_objects=["last_clicked"],
+                height=420,
+                use_container_width=True,
+            )
+            point = (clicked or {}).get("last_clicked")
+            if point:
+                move = st.selectbox(
+                    "Move this place to where you clicked",
+                    list(names),
+                    format_func=names.get,
+                    key="move_place",
+                )
+                st.caption(f"Clicked {point['lat']:.5f}, {point['lng']:.5f}")
+                if st.button("Move it"):
+                    moved = places.copy()
+                    moved.loc[move, ["lat", "lon"]] = [
+                        round(point["lat"], 5),
+                        round(point["lng"], 5),
+                    ]
+                    st.session_state.places = moved
+                    st.session_state.events = events
+                    st.session_state.editor_version += 1
+                    st.rerun()
+    with save_col:
+        st.markdown("##### Save")
+        n_copied = unrewritten(events.fillna({"keep": True}))
+        if n_copied:
+            st.warning(
+                f"{n_copied} summary(ies) still quote the article word for word. The "
+                "story is saved as a draft, marked as such, until you rewrite them."
+            )
+        st.write(f"Saves as `{story_id}` in `{user_stories_dir()}`.")
+        if st.button("Save story", type="primary", disabled=draft is None or not title.strip()):
+            try:
+                saved = save_story(user_stories_dir(), story_id, files)
+            except StoryExistsError:
+                st.error(
+                    f"A story called `{story_id}` already exists: change the title. "
+                    "Nothing was overwritten."
+                )
+            except StoryError as exc:
+                st.error("Not saved: the story has problems.")
+                st.code("\n".join(str(p) for p in exc.problems), language=None)
+            else:
+                st.session_state.saved = saved.id
+        if st.session_state.get("saved"):
+            st.success(
+                f"Saved `{st.session_state.saved}`. Open it from the story picker on the main page."
+            )
+
+# --- zip upload -------------------------------------------------------------------------------
+with st.expander("Upload a story zip"):
+    zipped = st.file_uploader("A zip made by Dateline's download", type=["zip"], key="zip_up")
+    if zipped is not None and st.button("Add this story"):
+        try:
+            zfiles = files_from_zip(zipped.getvalue())
+            zid = zip_story_id(zfiles, zipped.name)
+            added = save_story(user_stories_dir(), zid, zfiles)
+        except StoryError as exc:
+            st.error("Not added: the story has problems.")
+            st.code("\n".join(str(p) for p in exc.problems), language=None)
+        except StoryExistsError as exc:
+            st.error(f"Not added: {exc}. Nothing was overwritten.")
+        except ValueError as exc:
+            st.error(f"Not added: {exc}")
+        else:
+            st.success(f"Added `{added.id}`: open it from the story picker.")
