@@ -8,18 +8,21 @@ to what was clicked even when several things share a point.
 from __future__ import annotations
 
 import json
+import math
 import re
 from datetime import date
 from html import escape
 from pathlib import Path
 
 import folium
+import numpy as np
 import pandas as pd
 from branca.element import MacroElement
 from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
 from jinja2 import Template
 
+from geo import scale
 from geo.assets import localize
 from geo.story import FIGURES, Story
 from geo.timeline import convoy_current, convoy_distance_km, convoy_paths, convoy_until, fronts_on
@@ -149,8 +152,21 @@ def _layer(features: list[dict], name: str, point_to_layer: JsCode | None = None
     return folium.GeoJson(_collection(features), name=name, on_each_feature=_BIND, **kwargs)
 
 
-def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.FeatureGroup:
-    """One marker per place with events: coloured by its latest event, numbered when several."""
+def events_layer(
+    events: pd.DataFrame,
+    sources: dict[str, str],
+    *,
+    places: pd.DataFrame | None = None,
+    viewport: scale.Viewport | None = None,
+    codes: np.ndarray | None = None,
+) -> folium.FeatureGroup:
+    """One marker per place with events: coloured by its latest event, numbered when several.
+
+    Given ``places`` and a window of more than ``scale.DETAIL_LIMIT`` events, only what is in
+    ``viewport`` is drawn, as light markers or grid clusters (see ``scaled_events_layer``).
+    """
+    if places is not None and len(events) > scale.DETAIL_LIMIT:
+        return scaled_events_layer(events, places, viewport, codes)
     group = folium.FeatureGroup(name="Events")
     features = []
     for place_id, evs in events.groupby("place_id", sort=False):
@@ -197,6 +213,90 @@ def events_layer(events: pd.DataFrame, sources: dict[str, str]) -> folium.Featur
         icon_create_function=_CLUSTER_ICON,
     ).add_to(group)
     _layer(features, "Events", _DIV_ICON).add_to(cluster)
+    return group
+
+
+# Light markers for big windows: circles on one shared canvas instead of a DOM node each.
+_CANVAS_DOT = JsCode(
+    """function(feature, latlng) {
+        var p = feature.properties;
+        window.dlCanvas = window.dlCanvas || L.canvas({padding: 0.5});
+        return L.circleMarker(latlng, {renderer: window.dlCanvas, radius: p.r, color: '#fff',
+                                       weight: 1.5, fillColor: p.c, fillOpacity: 0.9});
+    }"""
+)
+# A grid cluster shows its count; a click zooms to the places inside it (the app re-aggregates).
+_GRID_CLUSTER = JsCode(
+    """function(feature, latlng) {
+        var p = feature.properties, s = p.size;
+        var html = '<div class="dl-agg" data-key="' + p.key + '" style="width:' + s +
+            'px;height:' + s + 'px;line-height:' + s + 'px;background:' + p.c +
+            ';border-radius:50%;border:3px solid rgba(255,255,255,.85);color:#fff;' +
+            'box-shadow:0 0 0 1px rgba(0,0,0,.4);font-weight:700;font-size:11px;' +
+            'text-align:center;box-sizing:content-box;cursor:pointer">' + p.label + '</div>';
+        var icon = L.divIcon({className: 'dl-marker', html: html, iconSize: [s + 6, s + 6],
+                              iconAnchor: [s / 2 + 3, s / 2 + 3]});
+        var m = L.marker(latlng, {icon: icon, riseOnHover: true});
+        m.on('click', function(e) {
+            e.target._map.fitBounds(p.bounds, {maxZoom: p.zoom_to, padding: [40, 40]});
+        });
+        return m;
+    }"""
+)
+
+
+def _cluster_colour(n: int) -> str:
+    return "#3182bd" if n < 100 else "#e6550d" if n < 1000 else "#a50f15"
+
+
+def scaled_events_layer(
+    events: pd.DataFrame,
+    places: pd.DataFrame,
+    viewport: scale.Viewport | None = None,
+    codes: np.ndarray | None = None,
+) -> folium.FeatureGroup:
+    """A big window's events in ``viewport``: one dot per place, or grid clusters when crowded.
+
+    ``codes`` are story.events' place rows (``scale.place_codes``), cached by the caller.
+    """
+    group = folium.FeatureGroup(name="Events")
+    lat = places["lat"].to_numpy(dtype=float, na_value=np.nan)
+    lon = places["lon"].to_numpy(dtype=float, na_value=np.nan)
+    window_codes = scale.window_codes(events, places, codes)
+    counts = scale.place_counts(window_codes, len(places))
+    viewport = viewport or scale.default_viewport(places)
+    plan = scale.plan_layer(lat, lon, counts, viewport)
+    dots = []
+    summary = scale.place_summary(events, window_codes, plan.places)
+    ids, names = places["id"].to_numpy(), places["name"].to_numpy()
+    for row, s in zip(summary.index, summary.itertuples(index=False), strict=True):
+        n = int(s.events)
+        tip = (
+            f"<b>{escape(names[row])}</b> · "
+            f"{escape(fmt_span(pd.Timestamp(s.first), pd.Timestamp(s.last)))}"
+            f" · {n} event{'s' if n > 1 else ''} [place:{ids[row]}]"
+        )
+        props = {"tip": tip, "n": n, "r": round(4 + 2 * math.log10(n), 1)}
+        props["c"] = CATEGORY_COLOURS.get(s.category, "#666")
+        dots.append(_point(lat[row], lon[row], props))
+    clusters = []
+    zoom_to = min(plan.zoom + 3, scale.MAX_ZOOM)
+    for c in plan.clusters.itertuples(index=False):
+        n = int(c.events)
+        props = {
+            "tip": f"{n:,} events at {c.points:,} places · click to zoom in [cluster:{c.key}]",
+            "key": f"cluster:{c.key}",
+            "n": n,
+            "label": scale.short_count(n),
+            "size": round(24 + 6 * math.log10(n)),
+            "c": _cluster_colour(n),
+            "bounds": [[c.south, c.west], [c.north, c.east]],
+            "zoom_to": zoom_to,
+        }
+        clusters.append(_point(c.lat, c.lon, props))
+    if clusters:
+        _layer(clusters, "Event clusters", _GRID_CLUSTER).add_to(group)
+    _layer(dots, "Events", _CANVAS_DOT).add_to(group)
     return group
 
 
@@ -400,17 +500,19 @@ class _Control(MacroElement):
         self.css, self.on_add = css, on_add
 
 
-def legend(categories: list[str]) -> _Control:
-    """The legend: a colour per event category, the convoy and the two sides of the enclave."""
+def legend(categories: list[str], convoy: bool = True, fronts: bool = True) -> _Control:
+    """The legend: a colour per event category, and the convoy and enclave when there are any."""
     rows = [
         f'<i style="background:{CATEGORY_COLOURS.get(c, "#666")}"></i>{escape(c)}'
         for c in categories
     ]
-    rows.append(f'<i style="background:{CONVOY_COLOUR}"></i>convoy position (red: halted)')
-    rows += [
-        f'<i class="sq" style="background:{s["fillColor"]}"></i>ISIS-held, {s["label"]}'
-        for s in SIDE_STYLE.values()
-    ]
+    if convoy:
+        rows.append(f'<i style="background:{CONVOY_COLOUR}"></i>convoy position (red: halted)')
+    if fronts:
+        rows += [
+            f'<i class="sq" style="background:{s["fillColor"]}"></i>ISIS-held, {s["label"]}'
+            for s in SIDE_STYLE.values()
+        ]
     rows.append('<i style="background:#eef2f5;border:1px dashed #5a6b7b"></i>place uncertainty')
     html = (
         "<details open><summary><b>Legend</b></summary><div class='dl-grid'>"
@@ -496,8 +598,8 @@ def base_map(
             attr = _ESRI_ATTR if tiles.startswith("https://server.arcgisonline") else None
             # Base layers, so one replaces the opaque outlines instead of hiding under them.
             folium.TileLayer(tiles, name=name, attr=attr, overlay=False).add_to(m)
-    categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
-    legend(categories).add_to(m)
+    categories = sorted(set(story.events["category"].unique()), key=list(CATEGORY_COLOURS).index)
+    legend(categories, not story.convoy.empty, not story.fronts.empty).add_to(m)
     fullscreen_button().add_to(m)
     if "zoom" not in view:
         m.fit_bounds(bounds, padding=(20, 20))
@@ -515,19 +617,31 @@ def story_layers(
     day: date,
     layers: set[str] | frozenset[str] = frozenset({"events", "places", "convoy", "fronts"}),
     selected_place: str | None = None,
+    *,
+    viewport: scale.Viewport | None = None,
+    codes: np.ndarray | None = None,
 ) -> list[folium.FeatureGroup]:
-    """The feature groups drawn for a window ending on ``day``, bottom to top."""
+    """The feature groups drawn for a window ending on ``day``, bottom to top.
+
+    A big story (``scale.needs_viewport``) draws only what is in ``viewport`` (st_folium's zoom
+    and bounds; None: the opening view); ``codes`` are ``scale.place_codes`` of its events.
+    """
     sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
+    big = scale.needs_viewport(len(story.events), len(story.places))
+    if big:
+        viewport = viewport or scale.default_viewport(story.places)
     out = []
     if "fronts" in layers:
         out.append(fronts_layer(story.fronts, day, sources))
     if "places" in layers:
-        circled = set(events["place_id"]) | ({selected_place} if selected_place else set())
-        out.append(places_layer(story.places, circled))
+        circled = set(events["place_id"].unique()) | ({selected_place} if selected_place else set())
+        shown = scale.places_in_view(story.places, viewport) if big else story.places
+        out.append(places_layer(shown, circled))
     if "convoy" in layers:
         out.append(convoy_layer(story.convoy, day, sources))
     if "events" in layers:
-        out.append(events_layer(events, sources))
+        more = {"places": story.places, "viewport": viewport, "codes": codes} if big else {}
+        out.append(events_layer(events, sources, **more))
     return [localize(g) for g in out]
 
 
