@@ -311,7 +311,7 @@ with detail_col:
         else:
             st.markdown(f"{len(d['events'])} event(s) in the window:")
             _event_lines(d["events"])
-    elif kind == "convoy" and (d := convoy_details(story, sel_id, end)):
+    elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
         st.markdown(f"**Convoy · {fmt_day(d['date'])}** ({escape(d['group'])})")
         st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")

@@ -2,8 +2,8 @@
 
 Run once when the table needs refreshing: ``python bench/make_countries.py``. The point of a
 country is the centroid of its largest polygon (the mainland, so France is not pulled towards
-its overseas departments) and its radius the distance from there to that polygon's farthest
-vertex: the whole mainland lies within it.
+its overseas departments), its radius the distance from there to that polygon's farthest
+vertex (the whole mainland lies within it), and the mainland's bounding box.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from shapely.geometry import shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from geo.atomic import atomic_write_text  # noqa: E402
-from geo.geometry import distance_km  # noqa: E402
+from geo.atomic import atomic_write_text
+from geo.geometry import distance_km
 
 OUT = Path(__file__).resolve().parents[1] / "geo" / "data" / "countries.csv"
 
@@ -77,18 +77,39 @@ def main() -> int:
             if not main.contains(c):
                 c = main.representative_point()
             centre = (round(c.y, 2), round(c.x, 2))
+            lon_min, lat_min, lon_max, lat_max = main.bounds
             far = max(distance_km(centre, (y, x)) for x, y in main.exterior.coords[::5])
-            names = [rec["NAME_EN"] or rec["NAME"], rec["NAME"], rec["NAME_LONG"], rec["ADMIN"],
-                     rec["FORMAL_EN"], rec["NAME_ALT"], rec["NAME_CIAWF"]]
+            names = [
+                rec["NAME_EN"] or rec["NAME"],
+                rec["NAME"],
+                rec["NAME_LONG"],
+                rec["ADMIN"],
+                rec["FORMAL_EN"],
+                rec["NAME_ALT"],
+                rec["NAME_CIAWF"],
+            ]
             names += EXTRA_ALIASES.get(iso, "").split("|")
             names = [n.strip() for n in names if n and n.strip()]
             name, aliases = names[0], [n for n in dict.fromkeys(names[1:]) if n != names[0]]
-            rows[iso] = [iso, name, "|".join(aliases), DEMONYMS.get(iso, ""), centre[0],
-                         centre[1], int(round(far, -1)) * 1000]
+            # Several shapes can share a code (France and Clipperton): keep the biggest.
+            if iso in rows and rows[iso][-1] >= main.area:
+                continue
+            rows[iso] = [
+                iso,
+                name,
+                "|".join(aliases),
+                DEMONYMS.get(iso, ""),
+                centre[0],
+                centre[1],
+                int(round(far, -1)) * 1000,
+                *(round(v, 2) for v in (lat_min, lat_max, lon_min, lon_max)),
+                main.area,
+            ]
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["iso2", "name", "aliases", "demonyms", "lat", "lon", "radius_m"])
-    writer.writerows(sorted(rows.values()))
+    writer.writerow(["iso2", "name", "aliases", "demonyms", "lat", "lon", "radius_m", "lat_min",
+                     "lat_max", "lon_min", "lon_max"])  # fmt: skip
+    writer.writerows(sorted(row[:-1] for row in rows.values()))
     atomic_write_text(OUT, buf.getvalue())
     print(f"{len(rows)} countries -> {OUT}")
     return 0

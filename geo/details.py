@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import pandas as pd
-
 from geo.geometry import distance_km
 from geo.story import Story
 from geo.timeline import convoy_distance_km, in_window
@@ -48,13 +46,14 @@ def place_details(story: Story, place_id: str, start: date, end: date) -> dict |
     }
 
 
-def convoy_details(story: Story, row_id: str, day: date) -> dict | None:
+def convoy_details(story: Story, row_id: str) -> dict | None:
     """A convoy position and the distance its group had travelled by then."""
     rows = story.convoy[story.convoy["id"] == row_id]
     if rows.empty:
         return None
     r = rows.iloc[0]
-    travelled = convoy_distance_km(story.convoy, min(pd.Timestamp(day), r["date"]))
+    # Distance at the position's own date: the panel says "by then", whatever the window.
+    travelled = convoy_distance_km(story.convoy, r["date"])
     return {**r.to_dict(), "travelled_km": travelled.get(r["group"], 0.0)}
 
 

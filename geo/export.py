@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 
-from geo.story import EVENT_COLUMNS
+from geo.story import EVENT_COLUMNS, FIGURES
 
 
 def _cell(value) -> object:
@@ -23,8 +23,14 @@ def _cell(value) -> object:
 
 def events_csv(events: pd.DataFrame) -> str:
     """Events in the columns and formats of events.csv, so the download loads as a story file."""
-    rows = [{c: _cell(r[c]) for c in EVENT_COLUMNS} for _, r in events.iterrows()]
-    return pd.DataFrame(rows, columns=list(EVENT_COLUMNS)).to_csv(index=False)
+    out = events.reindex(columns=list(EVENT_COLUMNS)).copy()
+    for col in ("date", "end_date"):
+        out[col] = pd.to_datetime(out[col]).dt.strftime("%Y-%m-%d")
+    out["actors"] = out["actors"].map(lambda a: "|".join(a) if isinstance(a, list) else a)
+    # Column by column, so a figure with gaps stays Int64 and is written as 7777, not 7777.0.
+    for col in FIGURES:
+        out[col] = pd.to_numeric(out[col]).astype("Int64")
+    return out.to_csv(index=False)
 
 
 def events_geojson(events: pd.DataFrame) -> str:

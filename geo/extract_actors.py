@@ -19,13 +19,20 @@ _GROUP_HEADS = (
 )
 # Capitalised words that start sentences or name times, never part of a group's name.
 _NOT_NAME = frozenset(
-    "The A An On In At By For From Of To With And Or But As After Before During Since Its Their "
-    "His Her This That These Those Both Two Three Monday Tuesday Wednesday Thursday Friday "
-    "Saturday Sunday January February March April May June July August September October "
-    "November December When While Meanwhile Earlier Later Today Yesterday".split()
-)
+    [
+        "The", "A", "An", "On", "In", "At", "By", "For", "From", "Of", "To", "With", "And",
+        "Or", "But", "As", "After", "Before", "During", "Since", "Its", "Their", "His",
+        "Her", "This", "That", "These", "Those", "Both", "Two", "Three", "Monday",
+        "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
+        "February", "March", "April", "May", "June", "July", "August", "September",
+        "October", "November", "December", "When", "While", "Meanwhile", "Earlier", "Later",
+        "Today", "Yesterday",
+    ]
+)  # fmt: skip
 # Name words: capitalised, Arabic-article ("al-Abbas") or ordinal ("93rd").
-_CAPWORD = r"(?:[A-Z][\w’'-]*|(?:al|el|ad|ash|as|at|az|ar|ibn|bin)-[A-Z][\w’'-]*|\d+(?:st|nd|rd|th))"
+_CAPWORD = (
+    r"(?:[A-Z][\w’'-]*|(?:al|el|ad|ash|as|at|az|ar|ibn|bin)-[A-Z][\w’'-]*|\d+(?:st|nd|rd|th))"
+)
 _GENERIC = re.compile(
     r"\b(?:" + _CAPWORD + r"\s+){1,4}(?:" + _GROUP_HEADS + r")\b"
     r"|\b(?:" + _GROUP_HEADS + r")\s+of\s+(?:the\s+)?" + _CAPWORD + r"(?:\s+" + _CAPWORD + r")?"
@@ -135,9 +142,7 @@ def find_actors(
     for m in pattern.finditer(text):
         actor = groups[m.lastgroup or ""]
         idx = sentence_index(sentences, m.start()) if sentences else 0
-        found.append(
-            ActorMention(actor.name, m.group(), m.start(), m.end(), idx, actor.kind, True)
-        )
+        found.append(ActorMention(actor.name, m.group(), m.start(), m.end(), idx, actor.kind, True))
         taken.append((m.start(), m.end()))
     for m in _GENERIC.finditer(text):
         trimmed = _trim_generic(text, m.start(), m.end())

@@ -49,14 +49,22 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d\d)-(?P<day>\d\d)\b")),
     (
         "month_day",
-        re.compile(r"\b" + _MONTH + r"\.?\s+" + _DAY + r"\b(?:,?\s+" + _YEAR + r"\b)?(?!\s*(?:%|km))"),
+        re.compile(
+            r"\b" + _MONTH + r"\.?\s+" + _DAY + r"\b(?:,?\s+" + _YEAR + r"\b)?(?!\s*(?:%|km))"
+        ),
     ),
-    ("day_month", re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+" + _YEAR + r"\b)?")),
+    (
+        "day_month",
+        re.compile(r"\b" + _DAY + r"\s+(?:of\s+)?" + _MONTH + r"\b\.?(?:,?\s+" + _YEAR + r"\b)?"),
+    ),
     (
         "part_month",
         re.compile(
             r"\b(?P<part>early|mid|late|the end of|the beginning of|the start of)[\s-]+"
-            + _MONTH + r"\b(?:\s+" + _YEAR + r"\b)?",
+            + _MONTH
+            + r"\b(?:\s+"
+            + _YEAR
+            + r"\b)?",
             re.IGNORECASE,
         ),
     ),
@@ -64,7 +72,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "month",
         re.compile(
-            r"\b(?:in|since|until|by|during|through|from|of|last|next|this)\s+" + _MONTH
+            r"\b(?:in|since|until|by|during|through|from|of|last|next|this)\s+"
+            + _MONTH
             + r"\b(?![\s.]*\d)"
         ),
     ),
@@ -82,19 +91,33 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("weekend", re.compile(r"\b(?:over|at|during|on) the weekend\b", re.I)),
+    (
+        "weekend",
+        re.compile(r"\b(?:over|at|during|on|until|till|by|before|for|after) the weekend\b", re.I),
+    ),
+    (
+        "hours",
+        re.compile(
+            r"\b(?:the\s+)?(?:past|last)\s+(?:24|twenty-four|48|forty-eight)\s+hours\b", re.I
+        ),
+    ),
     (
         "word",
         re.compile(
-            r"\b(?P<word>yesterday|today|tomorrow|tonight|last night|this morning|this afternoon|"
-            r"this evening)\b",
+            r"\b(?P<word>yesterday|today|tomorrow|tonight|last night|overnight|this morning|"
+            r"this afternoon|this evening)\b",
             re.I,
         ),
     ),
     (
         "duration",
         re.compile(
-            r"\b" + _COUNT + r"[- ]" + _UNIT + r"(?:s)?(?:-long\b|(?:-old)?\s+(?=(?:" + _EVENT_NOUNS
+            r"\b"
+            + _COUNT
+            + r"[- ]"
+            + _UNIT
+            + r"(?:s)?(?:-long\b|(?:-old)?\s+(?=(?:"
+            + _EVENT_NOUNS
             + r")\b))",
             re.I,
         ),
@@ -102,7 +125,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "since_year",
         re.compile(
-            r"\b(?P<prep>(?i:since|in|from|until|by|before|after|during|of))\s+" + _YEAR
+            r"\b(?P<prep>(?i:since|in|from|until|by|before|after|during|of))\s+"
+            + _YEAR
             # "in 2000 homes" is a figure, not a year.
             + r"\b(?![-–]\d|\s*(?:%|km|[a-z]+s\b))"
         ),
@@ -110,9 +134,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 _FUTURE_CUE = re.compile(
-    r"\b(?:will|won't|shall|would|going to|(?:to|will|would) be \w+|calling for|called for|"
+    # "will stay closed", "would be held": the participle belongs to the future phrase.
+    r"\b(?:(?:will|won't|shall|would|'ll)(?:\s+(?:not|be|have|stay|remain|keep|get))*\s+\w+|"
+    r"going to|(?:to|will|would) be \w+|calling for|called for|"
     r"calls? for|plans? to|planned|planning|scheduled|expected|due to|is due|are due|set to|"
-    r"aims? to|intends? to|next|upcoming|coming)\b|'ll\b",
+    r"aims? to|intends? to|next|upcoming|coming|urg(?:ed|es|ing)|vow(?:ed|s)|promis(?:ed|es)|"
+    r"pledg(?:ed|es)|threaten(?:ed|s)|invit(?:ed|es))\b|'ll\b",
     re.IGNORECASE,
 )
 _PAST_CUE = re.compile(
@@ -218,7 +245,7 @@ def resolve_weekday(weekday: int, published: date, tense: Tense, qualifier: str 
         return published - timedelta(days=behind or 7)
     if ahead == 0:
         return published
-    if tense == "future" or qual == "this" and ahead <= 3:
+    if tense == "future" or (qual == "this" and ahead <= 3):
         return published + timedelta(days=ahead)
     return published - timedelta(days=behind)
 
@@ -243,8 +270,11 @@ def _period(qual: str, period: str, published: date) -> tuple[date, date, Granul
     qual = qual.lower()
     period = period.lower()
     if period == "weekend":
+        # The coming Saturday, or the current one when the report is from the weekend itself.
         sat = published + timedelta(days=(5 - published.weekday()) % 7)
-        if qual in ("last", "past") or (qual == "this" and published.weekday() == 0):
+        if published.weekday() == 6:
+            sat = published - timedelta(days=1)
+        if qual in ("last", "past"):
             sat = published - timedelta(days=(published.weekday() - 5) % 7 or 7)
         elif qual == "next" and sat - published < timedelta(days=2):
             sat += timedelta(days=7)
@@ -354,6 +384,9 @@ def _resolve(
         return day, day, "day", "weekday"
     if kind == "word":
         word = g["word"].lower()
+        if word == "overnight":
+            # The night before the report: it straddles two days.
+            return published - timedelta(days=1), published, "span", "relative"
         offset = {"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0)
         day = published + timedelta(days=offset)
         return day, day, "day", "relative"
@@ -374,8 +407,13 @@ def _resolve(
         first, last, granularity = _period(g["qual"], g["period"], published)
         return first, last, granularity, "relative"
     if kind == "weekend":
-        first, last, granularity = _period("last", "weekend", published)
+        tense = clause_tense(text, floor, m.start(), m.end(), ceiling)
+        ahead = tense == "future" or m.group().lower().startswith(("until", "till", "by", "before"))
+        first, last, granularity = _period("this" if ahead else "last", "weekend", published)
         return first, last, granularity, "relative"
+    if kind == "hours":
+        days = 2 if re.search(r"48|forty", m.group()) else 1
+        return published - timedelta(days=days), published, "span", "relative"
     if kind == "duration":
         count = count_value(g["count"])
         return units_before(published, count, g["unit"]), published, "span", "duration"

@@ -31,6 +31,7 @@ for _what, _forms in {
     "policeman personnel",
     "children": "child children",
     "families": "family families",
+    "households": "household households",
     "buses": "bus buses",
     "vehicles": "vehicle vehicles car cars truck trucks lorry lorries",
     "ambulances": "ambulance ambulances",
@@ -54,23 +55,31 @@ _AREA = r"(?:square\s+(?:kilometres|kilometers|km|miles)|sq\.?\s*km|km2|km²)"
 _WORD_NUMBER = "|".join(sorted([*_UNITS, *_TENS, *_SCALES], key=len, reverse=True))
 _NUMBER = re.compile(
     r"(?<![\w.,\-])(?:(?P<digits>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?P<scale>thousand|million|"
-    r"billion))?|(?P<words>(?:" + _WORD_NUMBER + r")(?:(?:\s+and\s+|[\s-]+)(?:" + _WORD_NUMBER
+    r"billion))?|(?P<words>(?:"
+    + _WORD_NUMBER
+    + r")(?:(?:\s+and\s+|[\s-]+)(?:"
+    + _WORD_NUMBER
     + r"))*))(?![\w\-]|[.,]\d)",
     re.IGNORECASE,
 )
 # Words allowed between a number and its noun ("Eleven Hezbollah fighters", "17 green buses").
 _STOP = frozenset(
-    "and or of the a an in on at with to from by for were was had have has is are who which that "
-    "said says more than as their its his her they it this these those".split()
-)
+    [
+        "and", "or", "of", "the", "a", "an", "in", "on", "at", "with", "to", "from", "by",
+        "for", "were", "was", "had", "have", "has", "is", "are", "who", "which", "that",
+        "said", "says", "more", "than", "as", "their", "its", "his", "her", "they", "it",
+        "this", "these", "those",
+    ]
+)  # fmt: skip
 _MAX_MODIFIERS = 3
 _KILL = re.compile(r"\b(?:kill(?:ed|ing|s)?|dead|died|die|deaths?|slain|executed|massacred|"
                    r"martyred|perished|lost their lives)\b", re.IGNORECASE)  # fmt: skip
 _WOUND = re.compile(r"\b(?:wound(?:ed|ing|s)?|injur(?:ed|ies|ing|y)|hurt)\b", re.IGNORECASE)
 _VERB_BEFORE = re.compile(
-    r"\b(?P<verb>kill(?:ed|ing|s)?|wound(?:ed|ing|s)?|injur(?:ed|ing|es)|death toll(?:\s+\w+)?"
-    r"(?:\s+(?:to|at))?)\s+(?:(?:at least|some|about|around|nearly|almost|more than|over|up to|"
-    r"an estimated)\s+)?$",
+    r"\b(?P<verb>kill(?:ed|ing|s)?|wound(?:ed|ing|s)?|injur(?:ed|ing|es)|"
+    # "the death toll rose to", "the toll since mid-June to": a toll names the dead.
+    r"(?:death\s+)?toll\b[^.;:]{0,30}?\b(?:to|at|of|reached|stood at))\s+"
+    r"(?:(?:at least|some|about|around|nearly|almost|more than|over|up to|an estimated)\s+)?$",
     re.IGNORECASE,
 )
 _APPROX_BEFORE = re.compile(
@@ -165,6 +174,14 @@ def _counted_noun(text: str, pos: int, value: float) -> tuple[str, str, str, int
     if area:
         return "km2", area.group().strip(), "", pos + area.end()
     modifiers: list[str] = []
+    # "300 or so civilians", "40-odd fighters": the hedge is not a modifier.
+    hedge = re.match(r"(?:\s+or\s+so|-odd|\s+odd)\b", text[pos:])
+    if hedge:
+        pos += hedge.end()
+    # "24 of its fighters": a partitive "of" with a determiner still counts the noun.
+    partitive = re.match(r"\s+of\s+(?:its|their|the|his|her|our|those|these)(?=\s)", text[pos:])
+    if partitive:
+        pos += partitive.end()
     cursor = pos
     for m in re.finditer(r"\s+([\w’'-]+)", text[pos : pos + 120]):
         if m.start() != cursor - pos:
@@ -208,7 +225,7 @@ def _flags(text: str, fig_start: int, noun_end: int, limit: int, what: str) -> t
     before = _VERB_BEFORE.search(text[max(0, fig_start - 40) : fig_start])
     if before:
         verb = before.group("verb").lower()
-        killed = killed or verb.startswith(("kill", "death"))
+        killed = killed or verb.startswith(("kill", "death", "toll"))
         wounded = wounded or verb.startswith(("wound", "injur"))
     after = _clause_after(text, noun_end, min(limit, noun_end + _AFTER_WINDOW))
     if what not in ("killed", "wounded") and not before:

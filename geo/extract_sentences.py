@@ -36,7 +36,7 @@ class Sentence:
 
 def _is_abbreviation(text: str, dot: int) -> bool:
     """True when the full stop at ``dot`` closes an abbreviation or an initial."""
-    m = re.search(r"([A-Za-z][A-Za-z.]*)$", text[:dot])
+    m = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, dot - 20) : dot])
     if not m:
         return False
     word = m.group(1).lower().rstrip(".")
@@ -78,7 +78,7 @@ def split_sentences(text: str) -> list[Sentence]:
             cuts.add(end)
     sentences: list[Sentence] = []
     start = 0
-    for cut in sorted(cuts) + [len(text)]:
+    for cut in [*sorted(cuts), len(text)]:
         chunk = text[start:cut]
         lead = len(chunk) - len(chunk.lstrip())
         body = chunk.strip()
@@ -91,5 +91,4 @@ def split_sentences(text: str) -> list[Sentence]:
 
 def sentence_index(sentences: list[Sentence], pos: int) -> int:
     """Index of the sentence holding offset ``pos`` (the previous one when between two)."""
-    starts = [s.start for s in sentences]
-    return max(0, bisect_right(starts, pos) - 1)
+    return max(0, bisect_right(sentences, pos, key=lambda s: s.start) - 1)

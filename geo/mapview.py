@@ -558,6 +558,8 @@ def base_map(
     """The story's base map: offline country outlines, legend, scale, fullscreen; no markers."""
     p = story.places
     core = p[p["radius_m"] < REGION_RADIUS_M]
+    if core.empty:  # a story of regions only: fit them all
+        core = p
     bounds = [
         [float(core["lat"].min()), float(core["lon"].min())],
         [float(core["lat"].max()), float(core["lon"].max())],

@@ -8,14 +8,17 @@ from typing import Literal
 
 TextFormat = Literal["text", "markdown", "html"]
 
-# Elements whose text is never article prose.
-_SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "head", "iframe"})
+# Elements whose text is never article prose: code, page head, and site furniture around it.
+_SKIP_TAGS = frozenset(
+    {"script", "style", "noscript", "template", "svg", "head", "iframe", "nav", "footer", "form",
+     "button", "select"}
+)  # fmt: skip
 # Elements that start a new line; a paragraph boundary is a blank line.
 _PARA_TAGS = frozenset(
     {
-        "p", "div", "article", "section", "header", "footer", "main", "aside", "blockquote",
+        "p", "div", "article", "section", "header", "main", "aside", "blockquote",
         "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "table", "tr", "figure",
-        "figcaption", "pre", "dl", "dt", "dd", "address", "nav", "hr",
+        "figcaption", "pre", "dl", "dt", "dd", "address", "hr",
     }
 )  # fmt: skip
 _LINE_TAGS = frozenset({"br", "td", "th"})
@@ -100,10 +103,11 @@ def markdown_to_text(md: str) -> str:
     text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\[([^\]]+)\]\[[^\]]*\]", r"\1", text)
     text = re.sub(r"^\s*\[[^\]]+\]:\s+\S+.*$", "", text, flags=re.MULTILINE)
-    text = re.sub(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$", r"\1", text, flags=re.MULTILINE)
-    text = re.sub(r"^\s{0,3}(?:[-*_]\s*){3,}$", "", text, flags=re.MULTILINE)
-    text = re.sub(r"^\s{0,3}>\s?", "", text, flags=re.MULTILINE)
-    text = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text, flags=re.MULTILINE)
+    # [ \t] not \s: a line pattern must never eat the blank line that ends a paragraph.
+    text = re.sub(r"^[ \t]{0,3}#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$", r"\1", text, flags=re.MULTILINE)
+    text = re.sub(r"^[ \t]{0,3}(?:[-*_][ \t]*){3,}$", "", text, flags=re.MULTILINE)
+    text = re.sub(r"^[ \t]{0,3}>[ \t]?", "", text, flags=re.MULTILINE)
+    text = re.sub(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+", "", text, flags=re.MULTILINE)
     text = re.sub(r"(\*\*|__)(\S(?:.*?\S)?)\1", r"\2", text)
     # Single _ only at word edges: snake_case and al_Qaa-like names stay whole.
     text = re.sub(r"(?<![\w*])\*(\S(?:[^*\n]*?\S)?)\*(?![\w*])", r"\1", text)

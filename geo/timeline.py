@@ -41,7 +41,9 @@ def filter_events(
         out = out[out["category"].isin(list(categories))]
     if actors:
         wanted = set(actors)
-        out = out[out["actors"].map(lambda a: not wanted.isdisjoint(a))]
+        # astype(bool): on an empty frame map() gives an object Series, which pandas would
+        # take for a list of column names.
+        out = out[out["actors"].map(lambda a: not wanted.isdisjoint(a)).astype(bool)]
     return out
 
 
@@ -89,8 +91,10 @@ def convoy_current(convoy: pd.DataFrame, day: date) -> pd.DataFrame:
 
 
 def convoy_distance_km(convoy: pd.DataFrame, day: date) -> dict[str, float]:
-    """Geodesic distance travelled per group up to ``day``, along its path."""
-    return {group: route_km(path) for group, path in convoy_paths(convoy, day).items()}
+    """Geodesic distance travelled per group up to ``day``; a branch counts the trunk too."""
+    paths = convoy_paths(convoy, day)
+    trunk = route_km(paths.get("all", []))
+    return {g: route_km(p) + (0.0 if g == "all" else trunk) for g, p in paths.items()}
 
 
 def fronts_on(fronts: pd.DataFrame, day: date) -> pd.DataFrame:

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from datetime import date
 
 LAYERS = ("events", "places", "convoy", "fronts")
-_SELECTION = re.compile(r"^(place|convoy|front):[a-z0-9-]+$")
+_SELECTION = re.compile(r"(place|convoy|front):[a-z0-9-]+")
+# Actor names may hold commas; events.csv reserves only "|", so links use it too.
+ACTOR_SEP = "|"
 
 
 @dataclass(frozen=True)
@@ -77,11 +79,14 @@ def parse_view(
         bad = [c for c in asked if c not in known]
         if bad:
             notices.append(f"Ignored unknown categories: {', '.join(bad)}.")
-        categories = tuple(c for c in asked if c in known)
+        # Only unknown values (a stale link): the default, not an empty map. An empty value is
+        # a reader's real choice of no category and is kept.
+        valid = tuple(c for c in asked if c in known)
+        categories = valid if valid or not asked else None
     actors: tuple[str, ...] = ()
     if "actor" in params:
         known = set(actors_of(story))
-        asked = [a for a in _first(params["actor"]).split(",") if a]
+        asked = [a for a in _first(params["actor"]).split(ACTOR_SEP) if a]
         bad = [a for a in asked if a not in known]
         if bad:
             notices.append(f"Ignored unknown actors: {', '.join(bad)}.")
@@ -92,11 +97,12 @@ def parse_view(
         bad = [x for x in asked if x not in LAYERS]
         if bad:
             notices.append(f"Ignored unknown layers: {', '.join(bad)}.")
-        layers = frozenset(x for x in asked if x in LAYERS)
+        chosen = frozenset(x for x in asked if x in LAYERS)
+        layers = chosen if chosen or not asked else frozenset(LAYERS)
     selected = None
     if "sel" in params:
         raw = _first(params["sel"])
-        if _SELECTION.match(raw):
+        if _SELECTION.fullmatch(raw):
             selected = raw
         else:
             notices.append(f"Ignored selection {raw!r}.")
@@ -116,7 +122,7 @@ def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dic
     if view.categories is not None:
         out["cat"] = ",".join(view.categories)
     if view.actors:
-        out["actor"] = ",".join(view.actors)
+        out["actor"] = ACTOR_SEP.join(view.actors)
     if view.layers != frozenset(LAYERS):
         out["layers"] = ",".join(x for x in LAYERS if x in view.layers)
     if view.selected:

@@ -1,0 +1,154 @@
+"""Extract places, dates, figures, actors and draft events from a news article.
+
+``extract(text, published)`` returns an :class:`Extraction`; every span is a [start, end)
+character range in ``Extraction.text``, the article as plain text (HTML and Markdown are
+stripped first). ``python -m geo extract FILE --date YYYY-MM-DD`` prints it as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+
+from geo.extract_actors import ActorMention, find_actors
+from geo.extract_dateline import Dateline, find_dateline
+from geo.extract_dates import DateMention, find_dates
+from geo.extract_events import DraftEvent, draft_events
+from geo.extract_figures import Figure, find_figures
+from geo.extract_places import PlaceMention, find_places
+from geo.extract_sentences import Sentence, split_sentences
+from geo.gazetteer import Gazetteer
+from geo.names import normalize
+from geo.textclean import TextFormat, to_plain_text
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Everything found in one article."""
+
+    text: str
+    published: date
+    dateline: Dateline | None
+    sentences: list[Sentence]
+    places: list[PlaceMention]
+    dates: list[DateMention]
+    figures: list[Figure]
+    actors: list[ActorMention]
+    events: list[DraftEvent]
+
+    def to_dict(self, *, include_text: bool = True) -> dict[str, object]:
+        """JSON-ready mapping; ``include_text`` adds the plain text the spans point into."""
+        out: dict[str, object] = {
+            "published": self.published.isoformat(),
+            "dateline": self.dateline.to_dict() if self.dateline else None,
+            "places": [p.to_dict() for p in self.places],
+            "dates": [d.to_dict() for d in self.dates],
+            "figures": [f.to_dict() for f in self.figures],
+            "actors": [a.to_dict() for a in self.actors],
+            "events": [e.to_dict() for e in self.events],
+        }
+        if include_text:
+            out["text"] = self.text
+        return out
+
+
+def _dateline_arg(
+    given: str | None, found: Dateline | None
+) -> tuple[str, int | None, int | None] | None:
+    """(name, start, end) of the dateline place: the caller's name wins over the detected one."""
+    if given:
+        if found is not None and normalize(found.place) == normalize(given):
+            return (given, found.place_start, found.place_end)
+        return (given, None, None)
+    if found is not None:
+        return (found.place, found.place_start, found.place_end)
+    return None
+
+
+def extract(
+    text: str,
+    published: date,
+    *,
+    dateline: str | None = None,
+    gazetteer: Gazetteer | None = None,
+    fmt: TextFormat | None = None,
+) -> Extraction:
+    """Places, dates, figures, actors and draft events of an article published on ``published``.
+
+    ``dateline`` names the place the report was filed from when the text does not say it;
+    ``gazetteer`` defaults to GeoNames alone (no story places), loaded from the user cache.
+    """
+    if gazetteer is None:
+        gazetteer = Gazetteer.load()
+    plain = to_plain_text(text, fmt)
+    found_dateline = find_dateline(plain, published)
+    sentences = split_sentences(plain)
+    dates = find_dates(plain, published, sentences)
+    figures = find_figures(plain, sentences, exclude=[d.span for d in dates])
+    actors = find_actors(plain, sentences)
+    places = find_places(
+        plain, sentences, gazetteer, actors, dateline=_dateline_arg(dateline, found_dateline)
+    )
+    events = draft_events(sentences, published, places, dates, figures, actors)
+    return Extraction(
+        plain, published, found_dateline, sentences, places, dates, figures, actors, events
+    )
+
+
+def load_story_places(path: str | Path) -> pd.DataFrame:
+    """places.csv of a story folder, or a places.csv file given directly."""
+    p = Path(path)
+    csv_path = p / "places.csv" if p.is_dir() else p
+    return pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m geo extract",
+        description="Print the places, dates, figures, actors and draft events of an article.",
+    )
+    parser.add_argument("file", help="article as .txt, .md or .html; '-' reads standard input")
+    parser.add_argument("--date", required=True, help="publication date, YYYY-MM-DD")
+    parser.add_argument("--story", help="story folder (or its places.csv) to match places against")
+    parser.add_argument("--dateline", help="place the report was filed from, if not in the text")
+    parser.add_argument("--format", choices=["text", "markdown", "html"], help="default: guessed")
+    parser.add_argument("--cache-dir", help="folder for the GeoNames index (default: user cache)")
+    parser.add_argument("--no-text", action="store_true", help="leave the plain text out")
+    return parser
+
+
+def run_extract(argv: list[str]) -> int:
+    """CLI entry point: JSON on standard output; 2 on bad arguments or unreadable input."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    try:
+        published = date.fromisoformat(args.date)
+    except ValueError:
+        print(f"error: --date must be YYYY-MM-DD, got {args.date!r}", file=sys.stderr)
+        return 2
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        story = load_story_places(args.story) if args.story else None
+    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    fmt = args.format
+    if fmt is None and args.file != "-":
+        suffix = Path(args.file).suffix.lower()
+        fmt = {".html": "html", ".htm": "html", ".md": "markdown", ".txt": "text"}.get(suffix)
+    cache_dir = Path(args.cache_dir) if args.cache_dir else None
+    gazetteer = Gazetteer.load(story, cache_dir=cache_dir)
+    result = extract(text, published, dateline=args.dateline, gazetteer=gazetteer, fmt=fmt)
+    json.dump(result.to_dict(include_text=not args.no_text), sys.stdout, ensure_ascii=False,
+              indent=2)  # fmt: skip
+    sys.stdout.write("\n")
+    return 0

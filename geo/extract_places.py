@@ -1,0 +1,780 @@
+"""Place mentions in news text, matched against the gazetteer and resolved per document.
+
+Two passes: the first finds every name the gazetteer or the country table knows, with the
+context that can disqualify it (a person's name, a sentence-initial common word, a word inside
+a longer capitalised title); the second counts a country vote over the whole article and keeps,
+for each name, the candidate in the best-supported country.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
+from functools import lru_cache
+from pathlib import Path
+
+from geo.extract_actors import ActorMention
+from geo.extract_regions import (
+    QUALIFIERS,
+    CountryTable,
+    border_place,
+    directional_place,
+    load_countries,
+    us_state_names,
+)
+from geo.extract_sentences import Sentence, sentence_index
+from geo.gazetteer import Gazetteer, GazetteerPlace
+from geo.names import ARTICLES, normalize
+
+WORDS_FILE = Path(__file__).parent / "data" / "not_places.toml"
+
+# Longest name tried, in words: GeoNames has 26-word alternate names, news never needs them.
+MAX_NAME_TOKENS = 6
+# A single-word GeoNames place in a country the article does not otherwise name needs this
+# many people; in a named country any populated place will do.
+MIN_POP_UNVOTED = 15_000
+MIN_POP_UNVOTED_MULTIWORD = 5_000
+# A single word opening a sentence is a GeoNames place only if it is a city this large.
+MIN_POP_SENTENCE_START = 100_000
+MAX_CANDIDATES = 5
+# Spelling similarity above which an alternate name counts as the place's own ("Slovyansk").
+NEAR_SPELLING = 0.85
+# Candidates within this factor of the largest compete on spelling; smaller ones do not.
+SIZE_FACTOR = 3
+# "Baghdad says": a city this large before a speech verb is a government, not a person.
+BIG_CITY = 1_000_000
+
+_TOKEN = re.compile(r"[^\W_][\w’']*")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur"})
+_LOCATIVE = frozenset(
+    [
+        "in", "into", "to", "from", "across", "inside", "near", "towards", "toward",
+        "through", "within", "outside", "around", "at", "throughout",
+    ]
+)  # fmt: skip
+# Words after a town's name that make it the district or province around it.
+_ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
+_POINT_KINDS = frozenset({"city", "town", "village"})
+# An area around a town named after it is at least this wide.
+_ADMIN_RADIUS_M = 50_000
+_BORDER_WORDS = r"(?:border|frontier)(?:\s+(?:region|area|zone|crossing|strip))?"
+_BORDER_PAIR = re.compile(
+    r"\b(?P<a>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)\s*[-–/]\s*(?P<b>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)"
+    r"\s+" + _BORDER_WORDS
+)
+_BORDER_BETWEEN = re.compile(
+    r"\bborder\s+between\s+(?P<a>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)\s+and\s+"
+    r"(?P<b>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)"
+)
+# "on the Iraqi border": the other side is the country the article is about.
+_BORDER_ONE_SIDE = re.compile(r"\b[Tt]he\s+(?P<a>[A-Z][a-z]+)\s+(?:border|frontier)\b")
+_BORDER_ANAPHOR = re.compile(r"\b[Tt]he\s+(?P<b>" + _BORDER_WORDS + r")\b")
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """Matching keys of the stoplist, person cues and place words from ``not_places.toml``."""
+
+    stopwords: frozenset[str]
+    titles: frozenset[str]
+    given_names: frozenset[str]
+    speech_verbs: frozenset[str]
+    place_words: frozenset[str]
+
+
+@lru_cache(maxsize=4)
+def load_word_lists(path: str | None = None) -> WordLists:
+    """The word lists (the bundled file by default)."""
+    with open(path or WORDS_FILE, "rb") as fh:
+        data = tomllib.load(fh)
+
+    def keys(name: str) -> frozenset[str]:
+        return frozenset(normalize(w) for w in data.get(name, []))
+
+    return WordLists(
+        keys("stopwords"), keys("titles"), keys("given_names"), keys("speech_verbs"),
+        keys("place_words"),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PlaceMention:
+    """A place named in the text: where it is in the text, and where it is on Earth."""
+
+    name: str
+    text: str
+    start: int | None
+    end: int | None
+    sentence: int
+    lat: float
+    lon: float
+    radius_m: int
+    country: str
+    kind: str
+    place_id: str
+    source: str
+    via: str  # name, dateline, qualifier, border, anaphor
+    candidates: tuple[GazetteerPlace, ...] = ()
+
+    @property
+    def span(self) -> tuple[int, int] | None:
+        """[start, end) character offsets in the article text; None for a given dateline."""
+        return None if self.start is None or self.end is None else (self.start, self.end)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready mapping with the top candidates."""
+        return {
+            "name": self.name,
+            "text": self.text,
+            "span": list(self.span) if self.span else None,
+            "sentence": self.sentence,
+            "lat": self.lat,
+            "lon": self.lon,
+            "radius_m": self.radius_m,
+            "country": self.country,
+            "kind": self.kind,
+            "place_id": self.place_id,
+            "source": self.source,
+            "via": self.via,
+            "candidates": [_candidate_dict(c) for c in self.candidates],
+        }
+
+
+def _candidate_dict(p: GazetteerPlace) -> dict[str, object]:
+    return {
+        "id": p.id,
+        "name": p.name,
+        "country": p.country,
+        "lat": p.lat,
+        "lon": p.lon,
+        "population": p.population,
+        "source": p.source,
+    }
+
+
+@dataclass
+class _Token:
+    text: str
+    start: int
+    end: int
+    key: str
+    cap: bool
+    sentence: int
+    first_in_sentence: bool
+    joins_next: bool = False
+
+
+@dataclass
+class _Match:
+    """A name found in pass one, before the document vote decides between its candidates."""
+
+    first: int  # token indexes, inclusive
+    last: int
+    start: int
+    end: int
+    key: str
+    candidates: list[GazetteerPlace]
+    kind: str  # story, country, geonames, border, qualifier, anaphor
+    qualifier: str | None = None
+    base: _Match | None = None
+    suffix: str | None = None  # "region" in "Kharkiv region"
+    boost: str | None = None  # country named right after: "Paris, Texas" -> US
+    reasons: list[str] = field(default_factory=list)
+
+
+def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
+    """Word tokens with spans; a possessive 's is left out of the token."""
+    tokens: list[_Token] = []
+    last_sentence = -1
+    for m in _TOKEN.finditer(text):
+        word = _POSSESSIVE.sub("", m.group()) if len(m.group()) > 3 else m.group()
+        start = m.start()
+        idx = sentence_index(sentences, start) if sentences else 0
+        tokens.append(
+            _Token(word, start, start + len(word), normalize(word), word[:1].isupper(), idx,
+                   idx != last_sentence)
+        )  # fmt: skip
+        last_sentence = idx
+    for a, b in itertools.pairwise(tokens):
+        gap = text[a.end : b.start]
+        # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
+        a.joins_next = a.sentence == b.sentence and gap in (" ", "-", "–", "- ", " - ")
+        if text[a.end : a.end + 2] in ("'s", "’s"):
+            a.joins_next = False
+    return tokens
+
+
+def _person_tokens(
+    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool]
+) -> set[int]:
+    """Indexes of tokens that belong to people's names: after a title, a first name, or "said".
+
+    ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people.
+    """
+    person: set[int] = set()
+    n = len(tokens)
+    for i, tok in enumerate(tokens):
+        starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
+        if not starts_name or not tok.joins_next:
+            continue
+        j = i + 1
+        while j < n and j - i <= 4 and (tokens[j].cap or tokens[j].key in ARTICLES):
+            # "Syrian President Bashar": a second title is not part of the name.
+            if tokens[j].key not in words.titles:
+                person.add(j)
+            if not tokens[j].joins_next:
+                break
+            j += 1
+        if tok.key in words.given_names and j > i + 1:
+            person.add(i)
+    # "Nasrallah said": a capitalised run right before a speech verb, unless it follows "in".
+    for i, tok in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if not (tok.cap and tok.joins_next and nxt.key in words.speech_verbs):
+            continue
+        k = i
+        while (
+            k > 0
+            and tokens[k - 1].joins_next
+            and (tokens[k - 1].cap or tokens[k - 1].key in ARTICLES)
+        ):
+            k -= 1
+        if k > 0 and tokens[k - 1].key in _LOCATIVE:
+            continue
+        if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
+            continue
+        person.update(range(k, i + 1))
+    return person
+
+
+def _blocked_spans(text: str, actors: list[ActorMention]) -> list[tuple[int, int]]:
+    """Spans no place may overlap: actors, except a state actor after "in", "to", "from"..."""
+    blocked = []
+    for a in actors:
+        if a.kind == "state":
+            before = text[max(0, a.start - 15) : a.start].split()
+            if before and before[-1].lower() in _LOCATIVE:
+                continue
+        blocked.append(a.span)
+    return blocked
+
+
+def _name_shape_ok(
+    tokens: list[_Token], first: int, last: int, place_words: frozenset[str] = frozenset()
+) -> bool:
+    """Capitalised like a name: first word capitalised, inner words names or particles, the
+    last one a name or a place word ("the Zamrani crossing", "the Qalamoun mountains")."""
+    inner = tokens[first : last + 1]
+    lead = inner[0]
+    if not lead.cap and not (lead.key in ARTICLES and len(inner) > 1 and inner[1].cap):
+        return False
+    if len(inner) > 1 and not inner[-1].cap and inner[-1].key in place_words:
+        inner = inner[:-1]
+    if not inner[-1].cap:
+        return False
+    return all(t.cap or t.key in ARTICLES or t.key in _CONNECTORS for t in inner)
+
+
+class _Finder:
+    """Pass one over the tokens: every known name, longest first, with its disqualifiers."""
+
+    def __init__(
+        self,
+        text: str,
+        tokens: list[_Token],
+        gazetteer: Gazetteer | None,
+        countries: CountryTable,
+        words: WordLists,
+        blocked: list[tuple[int, int]],
+        person: set[int],
+    ):
+        self.text = text
+        self.tokens = tokens
+        self.gaz = gazetteer
+        self.countries = countries
+        self.words = words
+        self.blocked = blocked
+        self.person = person
+        gaz_tokens = gazetteer.max_name_tokens if gazetteer else 0
+        self.max_tokens = min(MAX_NAME_TOKENS, max(gaz_tokens, countries.max_tokens))
+
+    def _is_blocked(self, start: int, end: int) -> bool:
+        return any(start < e and s < end for s, e in self.blocked)
+
+    def lookup(self, first: int, last: int) -> _Match | None:
+        """The match for tokens[first..last] when the gazetteer or country table knows it."""
+        start, end = self.tokens[first].start, self.tokens[last].end
+        surface = self.text[start:end]
+        key = normalize(surface)
+        if not key:
+            return None
+        found = self.gaz.lookup(surface) if self.gaz and self.gaz.contains(key) else []
+        story = [p for p in found if p.source == "story"]
+        country = self.countries.by_key.get(key)
+        if story:
+            return _Match(first, last, start, end, key, found, "story")
+        if country is not None:
+            return _Match(first, last, start, end, key, [country.as_place(), *found], "country")
+        if found:
+            return _Match(first, last, start, end, key, found, "geonames")
+        return None
+
+    def longest(self, i: int, shape: bool = True) -> _Match | None:
+        """Longest known name starting at token ``i`` that is shaped like a name."""
+        last = i
+        ends = [i]
+        while last - i + 1 < self.max_tokens and self.tokens[last].joins_next:
+            last += 1
+            if last >= len(self.tokens):
+                break
+            ends.append(last)
+        for j in reversed(ends):
+            if shape and not _name_shape_ok(self.tokens, i, j, self.words.place_words):
+                continue
+            if self._is_blocked(self.tokens[i].start, self.tokens[j].end):
+                continue
+            # Inside a person's name, only a name that starts at the title survives ("Abu Dhabi").
+            if any(k in self.person for k in range(i, j + 1)):
+                continue
+            match = self.lookup(i, j)
+            if match is not None:
+                return match
+        return None
+
+    def qualified(self, i: int) -> _Match | None:
+        """ "eastern Syria": a story alias for the whole phrase, else the base place moved."""
+        tok = self.tokens[i]
+        if tok.key not in QUALIFIERS and tok.text.lower() not in QUALIFIERS:
+            return None
+        if not tok.joins_next or i + 1 >= len(self.tokens):
+            return None
+        whole = self.longest(i, shape=False)
+        if whole is not None and whole.kind == "story" and whole.last > i:
+            return whole
+        base = self.longest(i + 1)
+        if base is None:
+            return None
+        qualifier = tok.text.lower()
+        return _Match(i, base.last, tok.start, base.end, base.key, base.candidates, "qualifier",
+                      qualifier=qualifier, base=base)  # fmt: skip
+
+    def admin_suffix(self, m: _Match) -> _Match | None:
+        """ "Kharkiv region", "Dadu district": the area around a town of that name.
+
+        A US "X County" is usually nowhere near the town X, so it drops the match.
+        """
+        nxt = m.last + 1
+        if nxt >= len(self.tokens) or not self.tokens[m.last].joins_next:
+            return m
+        word = self.tokens[nxt].key
+        if word == "county":
+            return None
+        if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
+            return m
+        if m.kind == "story" and m.candidates[0].kind not in _POINT_KINDS:
+            return m
+        end = self.tokens[nxt].end
+        return _Match(m.first, nxt, m.start, end, m.key, m.candidates, m.kind, base=m,
+                      suffix=self.tokens[nxt].text.lower())  # fmt: skip
+
+    def scan(self) -> list[_Match]:
+        """All matches in text order, none overlapping."""
+        matches: list[_Match] = []
+        i = 0
+        while i < len(self.tokens):
+            tok = self.tokens[i]
+            match = None
+            name_start = tok.cap or tok.key in ARTICLES
+            if name_start or tok.text.lower() in QUALIFIERS:
+                match = self.qualified(i) or (self.longest(i) if name_start else None)
+            if match is not None and match.kind != "qualifier":
+                suffixed = self.admin_suffix(match)
+                if suffixed is None:
+                    i = match.last + 2
+                    continue
+                match = suffixed
+            if match is None:
+                i += 1
+                continue
+            matches.append(match)
+            i = match.last + 1
+        return matches
+
+
+def _in_capitalised_run(
+    tokens: list[_Token], m: _Match, words: WordLists, qualified: bool = False
+) -> bool:
+    """Whether the name is part of a longer capitalised title ("Second Liberation Day")."""
+    left = tokens[m.first - 1] if m.first > 0 and not qualified else None
+    right = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
+    # "Sindh Province", "Kyiv Mayor Vitali Klitschko": the name qualifies the next word.
+    if (
+        right is not None
+        and tokens[m.last].joins_next
+        and right.cap
+        and right.key not in words.place_words
+        and right.key not in words.titles
+    ):
+        return True
+    # A capitalised function word opening the sentence ("The", "In") is not a title word.
+    return (
+        left is not None
+        and left.joins_next
+        and left.cap
+        and not (left.first_in_sentence and left.key in words.stopwords)
+    )
+
+
+def _country_of(p: GazetteerPlace) -> list[str]:
+    return [c for c in p.country.split("|") if c]
+
+
+def _contribution(m: _Match) -> dict[str, float]:
+    """What one name adds to the country vote."""
+    if m.kind in ("story", "country", "border", "dateline"):
+        return dict.fromkeys(_country_of(m.candidates[0]), 2.0)
+    if m.base is not None and m.base.kind in ("story", "country"):
+        return dict.fromkeys(_country_of(m.base.candidates[0]), 2.0)
+    if m.kind == "geonames" and not m.reasons:
+        seen = {c for p in m.candidates[:MAX_CANDIDATES] for c in _country_of(p)}
+        return dict.fromkeys(seen, 1 / len(seen)) if seen else {}
+    return {}
+
+
+class _Votes:
+    """Country support over the whole article, and each name's own share of it.
+
+    A name never votes for itself: "Texas" alone must not make a Mexican village called Texas
+    look supported.
+    """
+
+    def __init__(
+        self,
+        matches: list[_Match],
+        tokens: list[_Token],
+        countries: CountryTable,
+        dateline: _Match | None,
+    ):
+        self.total: Counter[str] = Counter()
+        self.own: dict[str, Counter[str]] = {}
+        for m in [*matches, *([dateline] if dateline else [])]:
+            for country, weight in _contribution(m).items():
+                self.total[country] += weight
+                self.own.setdefault(m.key, Counter())[country] += weight
+        states = us_state_names()
+        for tok in tokens:
+            if not tok.cap:
+                continue
+            demonym = countries.by_demonym.get(tok.key)
+            if demonym is not None:
+                self.total[demonym.iso2] += 1
+            elif tok.key in states:
+                self.total["US"] += 1
+
+    def support(self, country: str, key: str) -> float:
+        """Votes for ``country`` from everything but the name ``key`` itself."""
+        return self.total.get(country, 0.0) - self.own.get(key, Counter()).get(country, 0.0)
+
+    def best(self, exclude: str = "") -> str | None:
+        """The best-supported country other than ``exclude``."""
+        ranked = [c for c, _ in self.total.most_common() if c != exclude]
+        return ranked[0] if ranked else None
+
+
+def _population(p: GazetteerPlace) -> int:
+    return p.population or 0
+
+
+def _closeness(place: GazetteerPlace, key: str) -> float:
+    """1 when the place's own name was written, 0.5 for a near spelling, else 0."""
+    own = normalize(place.name)
+    if own == key:
+        return 1.0
+    return 0.5 if SequenceMatcher(None, own, key).ratio() >= NEAR_SPELLING else 0.0
+
+
+def _choose(m: _Match, votes: _Votes) -> GazetteerPlace:
+    """The candidate in the best-voted country; among those of similar size, the one whose own
+    name was written (Sloviansk, not a town listing it as an alternate name); then the
+    gazetteer's order (story places, closeness to the story, population)."""
+    pool = m.candidates
+    if m.kind == "story":
+        pool = [p for p in m.candidates if p.source == "story"]
+    elif m.kind in ("country", "border", "anaphor"):
+        pool = m.candidates[:1]
+
+    def support(place: GazetteerPlace) -> float:
+        best = max((votes.support(c, m.key) for c in _country_of(place)), default=0.0)
+        return best + (100 if m.boost and m.boost in _country_of(place) else 0)
+
+    ranked = list(enumerate(pool))
+    top = max(support(p) for _, p in ranked)
+    group = [(r, p) for r, p in ranked if support(p) == top]
+    biggest = max(_population(p) for _, p in group)
+    # A much smaller namesake does not win on spelling alone (Palmyra, NJ vs Tadmur).
+    similar = [(r, p) for r, p in group if _population(p) * SIZE_FACTOR >= biggest] or group
+    return min(similar, key=lambda item: (-_closeness(item[1], m.key), item[0]))[1]
+
+
+def _qualifier_boost(text: str, m: _Match, countries: CountryTable) -> str | None:
+    """ "Paris, Texas" / "Tripoli, Lebanon": the country named right after a name."""
+    after = re.match(r",\s+([A-Z][\w.]+(?:\s[A-Z][\w.]+)?)", text[m.end : m.end + 40])
+    if not after:
+        return None
+    key = normalize(after.group(1))
+    country = countries.by_key.get(key)
+    if country is not None:
+        return country.iso2
+    if key in us_state_names():
+        return "US"
+    return None
+
+
+def _disqualify(
+    m: _Match,
+    tokens: list[_Token],
+    words: WordLists,
+    person_keys: set[str],
+    mid_keys: set[str],
+    qualified: bool = False,
+) -> list[str]:
+    """Reasons a GeoNames-only name is not a place here (empty: keep it for the vote)."""
+    reasons = []
+    single = m.first == m.last
+    key = m.key
+    if single and key in words.stopwords:
+        reasons.append("stopword")
+    if single and tokens[m.first].text.isupper() and len(tokens[m.first].text) <= 4:
+        reasons.append("acronym")
+    if all(tokens[k].key in person_keys for k in range(m.first, m.last + 1)):
+        reasons.append("person")
+    elif single and key in words.given_names:
+        # A first name alone ("Hassan did not say") is a person unless "in"/"to" comes first.
+        before = tokens[m.first - 1] if m.first > 0 else None
+        if before is None or before.key not in _LOCATIVE:
+            reasons.append("person")
+    if _in_capitalised_run(tokens, m, words, qualified):
+        reasons.append("title")
+    if single and not qualified and tokens[m.first].first_in_sentence and key not in mid_keys:
+        top = m.candidates[0]
+        if _population(top) < MIN_POP_SENTENCE_START or normalize(top.name) != key:
+            reasons.append("sentence-start")
+    return reasons
+
+
+def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
+    """Small GeoNames towns count only in a country the article otherwise names."""
+    if m.boost or any(votes.support(c, m.key) >= 1 for c in _country_of(place)):
+        return True
+    floor = MIN_POP_UNVOTED if m.first == m.last else MIN_POP_UNVOTED_MULTIWORD
+    return _population(place) >= floor
+
+
+def _mention(text: str, m: _Match, place: GazetteerPlace, sentence: int, via: str) -> PlaceMention:
+    return PlaceMention(
+        name=place.name,
+        text=text[m.start : m.end],
+        start=m.start,
+        end=m.end,
+        sentence=sentence,
+        lat=place.lat,
+        lon=place.lon,
+        radius_m=place.radius_m,
+        country=place.country,
+        kind=place.kind,
+        place_id=place.id,
+        source=place.source,
+        via=via,
+        candidates=tuple(m.candidates[:MAX_CANDIDATES]),
+    )
+
+
+def _area_around(place: GazetteerPlace, word: str) -> GazetteerPlace:
+    """ "Kharkiv region": the town's point with an area's radius."""
+    return replace(
+        place,
+        id=f"{word}:{place.id}",
+        name=f"{place.name} {word}",
+        kind="region",
+        radius_m=max(place.radius_m, _ADMIN_RADIUS_M),
+        source="derived",
+    )
+
+
+def _token_range(tokens: list[_Token], start: int, end: int) -> tuple[int, int]:
+    """First and last token indexes inside [start, end)."""
+    first = next(k for k, t in enumerate(tokens) if t.start >= start)
+    last = max(k for k, t in enumerate(tokens) if t.end <= end)
+    return first, last
+
+
+def _border_matches(
+    text: str, tokens: list[_Token], finder: _Finder, countries: CountryTable
+) -> list[_Match]:
+    """ "the Lebanon-Syria border", "the border between Iraq and Syria": a border place."""
+    out = []
+    for pattern in (_BORDER_PAIR, _BORDER_BETWEEN):
+        for rm in pattern.finditer(text):
+            a = countries.country(rm["a"]) or countries.demonym(rm["a"])
+            b = countries.country(rm["b"]) or countries.demonym(rm["b"])
+            if a is None or b is None or a == b:
+                continue
+            place = _story_border(finder.gaz, a.name, b.name, rm.group())
+            if place is None:
+                place = border_place(a.as_place(), b.as_place())
+            first, last = _token_range(tokens, rm.start(), rm.end())
+            out.append(_Match(first, last, rm.start(), rm.end(), normalize(rm.group()), [place],
+                              "border"))  # fmt: skip
+    for rm in _BORDER_ONE_SIDE.finditer(text):
+        one = countries.demonym(rm["a"]) or countries.country(rm["a"])
+        if one is None:
+            continue
+        first, last = _token_range(tokens, rm.start("a"), rm.end())
+        # The other side is the country the article is most about: decided after the vote.
+        out.append(_Match(first, last, rm.start("a"), rm.end(), normalize(rm.group()),
+                          [one.as_place()], "one-side-border"))  # fmt: skip
+    return out
+
+
+def _story_border(gaz: Gazetteer | None, a: str, b: str, written: str) -> GazetteerPlace | None:
+    """The story's own place for this border, if it has one under any of its spellings."""
+    if gaz is None:
+        return None
+    for phrase in (f"{a}-{b} border", f"{b}-{a} border", written):
+        story = [p for p in gaz.lookup(phrase) if p.source == "story"]
+        if story:
+            return story[0]
+    return None
+
+
+def _anaphors(text: str, tokens: list[_Token], taken: list[_Match]) -> list[_Match]:
+    """ "the border" after a border was named: the same border again."""
+    borders = sorted((m for m in taken if m.kind == "border"), key=lambda m: m.start)
+    out = []
+    for rm in _BORDER_ANAPHOR.finditer(text):
+        before = [b for b in borders if b.end <= rm.start()]
+        if not before or any(rm.start() < m.end and m.start < rm.end() for m in taken):
+            continue
+        first, last = _token_range(tokens, rm.start("b"), rm.end())
+        out.append(_Match(first, last, rm.start("b"), rm.end(), before[-1].key,
+                          before[-1].candidates, "anaphor"))  # fmt: skip
+    return out
+
+
+def resolve_dateline(
+    name: str, gazetteer: Gazetteer | None, countries: CountryTable
+) -> list[GazetteerPlace]:
+    """Candidates for a dateline place, best first (no population floor: datelines are cities)."""
+    country = countries.country(name)
+    found = gazetteer.lookup(name) if gazetteer else []
+    story = [p for p in found if p.source == "story"]
+    if story:
+        return found
+    return ([country.as_place()] if country else []) + found
+
+
+def _big_place(gazetteer: Gazetteer | None, countries: CountryTable, key: str) -> bool:
+    """A country or a city of a million: "Baghdad says" speaks for a government, not a person."""
+    if key in countries.by_key:
+        return True
+    if gazetteer is None or not gazetteer.contains(key):
+        return False
+    return any(
+        _population(p) >= BIG_CITY and normalize(p.name) == key for p in gazetteer.lookup(key)
+    )
+
+
+def find_places(
+    text: str,
+    sentences: list[Sentence],
+    gazetteer: Gazetteer | None,
+    actors: list[ActorMention] | None = None,
+    dateline: tuple[str, int | None, int | None] | None = None,
+    *,
+    words: WordLists | None = None,
+    countries: CountryTable | None = None,
+) -> list[PlaceMention]:
+    """Place mentions in ``text`` resolved by a document-level country vote, in text order.
+
+    ``dateline`` is (place name, start, end) of the report's dateline; its span may be None when
+    the caller names the dateline place without it being in the text.
+    """
+    words = words or load_word_lists()
+    countries = countries or load_countries()
+    tokens = tokenize(text, sentences)
+    blocked = _blocked_spans(text, actors or [])
+    dateline_match: _Match | None = None
+    if dateline is not None:
+        name, d_start, d_end = dateline
+        if d_start is not None and d_end is not None:
+            blocked.append((d_start, d_end))
+        candidates = resolve_dateline(name, gazetteer, countries)
+        if candidates:
+            dateline_match = _Match(-1, -1, -1 if d_start is None else d_start,
+                                    -1 if d_end is None else d_end, normalize(name), candidates,
+                                    "dateline")  # fmt: skip
+    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key))
+    person_keys = {tokens[k].key for k in person}
+    finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
+    borders = _border_matches(text, tokens, finder, countries)
+    finder.blocked = blocked + [(b.start, b.end) for b in borders]
+    matches = sorted(borders + finder.scan(), key=lambda m: m.start)
+    matches = sorted(matches + _anaphors(text, tokens, matches), key=lambda m: m.start)
+
+    mid_keys = {
+        m.key for m in matches if m.first != m.last or not tokens[m.first].first_in_sentence
+    }
+    for m in matches:
+        m.boost = _qualifier_boost(text, m, countries)
+        target = m.base if m.base is not None else m
+        if target.kind == "geonames":
+            m.reasons = _disqualify(
+                target, tokens, words, person_keys, mid_keys, qualified=m.kind == "qualifier"
+            )
+    votes = _Votes(matches, tokens, countries, dateline_match)
+
+    out: list[PlaceMention] = []
+    if dateline_match is not None and dateline is not None:
+        place = _choose(dateline_match, votes)
+        start = dateline_match.start if dateline_match.start >= 0 else None
+        end = dateline_match.end if dateline_match.end >= 0 else None
+        written = text[start:end] if start is not None and end is not None else dateline[0]
+        out.append(
+            PlaceMention(place.name, written, start, end, 0, place.lat, place.lon,
+                         place.radius_m, place.country, place.kind, place.id, place.source,
+                         "dateline", tuple(dateline_match.candidates[:MAX_CANDIDATES]))
+        )  # fmt: skip
+    for m in matches:
+        if m.reasons:
+            continue
+        place = _resolve(m, votes, countries)
+        if place is not None:
+            via = {"border": "border", "one-side-border": "border", "anaphor": "anaphor"}.get(
+                m.kind, "qualifier" if m.kind == "qualifier" else "name"
+            )
+            out.append(_mention(text, m, place, tokens[m.first].sentence, via))
+    return out
+
+
+def _resolve(m: _Match, votes: _Votes, countries: CountryTable) -> GazetteerPlace | None:
+    """The place a pass-one match stands for, or None when the vote leaves it unsupported."""
+    if m.kind == "one-side-border":
+        one = m.candidates[0]
+        other = countries.by_iso.get(votes.best(exclude=one.country) or "")
+        return border_place(other.as_place(), one) if other is not None else None
+    base = m.base if m.base is not None else m
+    place = _choose(base, votes)
+    if base.kind == "geonames" and not _population_ok(base, place, votes):
+        return None
+    if m.kind == "qualifier":
+        country = countries.by_iso.get(place.country) if place.kind == "country" else None
+        return directional_place(place, m.qualifier or "", country.bbox if country else None)
+    if m.suffix:  # "Kharkiv region"
+        return _area_around(place, m.suffix)
+    return place

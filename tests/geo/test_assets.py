@@ -1,0 +1,206 @@
+"""Tests for geo.assets: the map's scripts and stylesheets come from this machine, not a CDN."""
+
+from __future__ import annotations
+
+import filecmp
+from html.parser import HTMLParser
+from pathlib import Path
+
+import folium
+import pytest
+from folium.plugins import MarkerCluster
+
+from geo.assets import (
+    _FILES,
+    LOCAL_CSS,
+    LOCAL_JS,
+    STATIC_URL,
+    NonLocalAssetError,
+    install_static,
+    localize,
+)
+from geo.mapview import standalone_html
+from geo.story import Story, load_story
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+
+
+class _Assets(HTMLParser):
+    """Collects the src of <script> tags and the href of <link> tags."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        wanted = {"script": "src", "link": "href"}.get(tag)
+        for name, value in attrs:
+            if name == wanted and value is not None:
+                self.urls.append((tag, value))
+
+
+def asset_urls(html: str) -> list[tuple[str, str]]:
+    parser = _Assets()
+    parser.feed(html)
+    return parser.urls
+
+
+@pytest.fixture(scope="module")
+def story() -> Story:
+    return load_story(MINI)
+
+
+@pytest.fixture(scope="module")
+def html(story: Story) -> str:
+    return standalone_html(story, None, story.events, story.end)
+
+
+# --- the rendered page ----------------------------------------------------------------------------
+
+
+def test_page_loads_leaflet_and_markercluster_locally(html: str):
+    assert asset_urls(html) == [
+        ("script", f"{STATIC_URL}/leaflet/leaflet.js"),
+        ("link", f"{STATIC_URL}/leaflet/leaflet.css"),
+        ("script", f"{STATIC_URL}/markercluster/leaflet.markercluster.js"),
+        ("link", f"{STATIC_URL}/markercluster/MarkerCluster.css"),
+        ("link", f"{STATIC_URL}/markercluster/MarkerCluster.Default.css"),
+    ]
+
+
+def test_page_has_no_remote_script_or_stylesheet(html: str):
+    urls = asset_urls(html)
+    assert urls, "expected some <script src> / <link href>"
+    for _tag, url in urls:
+        assert url.startswith("/app/static/vendor/"), url
+        assert "http://" not in url and "https://" not in url and not url.startswith("//")
+
+
+def test_every_local_url_is_a_file_install_static_provides(html: str, tmp_path: Path):
+    vendor = install_static(tmp_path)
+    for _tag, url in asset_urls(html):
+        assert (vendor / url.removeprefix(STATIC_URL + "/")).is_file(), url
+
+
+def test_page_has_no_cdn_hosts(html: str):
+    for host in ("cdn.jsdelivr.net", "cdnjs.cloudflare.com", "code.jquery.com", "unpkg.com"):
+        assert host not in html
+
+
+# --- localize -------------------------------------------------------------------------------------
+
+
+class _UnknownPlugin(folium.MacroElement):
+    default_js = (("unknown_plugin", "https://cdn.example.org/plugin.js"),)
+
+
+class _UnknownStyle(folium.MacroElement):
+    default_css = (("unknown_css", "https://cdn.example.org/plugin.css"),)
+
+
+class _LocalPlugin(folium.MacroElement):
+    default_js = (("local_plugin", "/app/static/vendor/local/plugin.js"),)
+
+
+@pytest.mark.parametrize(
+    "element", [_UnknownPlugin, _UnknownStyle], ids=["unknown-script", "unknown-stylesheet"]
+)
+def test_unknown_cdn_asset_raises(element):
+    with pytest.raises(NonLocalAssetError, match=r"cdn\.example\.org"):
+        localize(element())
+
+
+def test_unknown_cdn_asset_deep_in_a_map_raises():
+    m = folium.Map(tiles=None)
+    group = folium.FeatureGroup().add_to(m)
+    _UnknownPlugin().add_to(group)
+    with pytest.raises(NonLocalAssetError, match="unknown_plugin"):
+        localize(m)
+
+
+def test_local_urls_are_kept():
+    el = localize(_LocalPlugin())
+    assert el.default_js == [("local_plugin", "/app/static/vendor/local/plugin.js")]
+
+
+def test_map_assets_are_rewritten_or_dropped():
+    m = localize(folium.Map(tiles=None))
+    js, css = dict(m.default_js), dict(m.default_css)
+    assert js == {"leaflet": f"{STATIC_URL}/leaflet/leaflet.js"}
+    assert css == {"leaflet_css": f"{STATIC_URL}/leaflet/leaflet.css"}
+
+
+def test_marker_cluster_assets_are_rewritten():
+    cluster = localize(MarkerCluster())
+    assert dict(cluster.default_js) == {
+        "markerclusterjs": f"{STATIC_URL}/markercluster/leaflet.markercluster.js"
+    }
+    assert dict(cluster.default_css) == {
+        "markerclustercss": f"{STATIC_URL}/markercluster/MarkerCluster.css",
+        "markerclusterdefaultcss": f"{STATIC_URL}/markercluster/MarkerCluster.Default.css",
+    }
+
+
+def test_localize_changes_the_instance_not_the_class():
+    localize(folium.Map(tiles=None))
+    fresh = dict(folium.Map(tiles=None).default_js)
+    assert fresh["leaflet"].startswith("https://")
+
+
+def test_localize_returns_the_element():
+    m = folium.Map(tiles=None)
+    assert localize(m) is m
+
+
+def test_tables_point_only_at_installed_files():
+    installed = set(_FILES)
+    for url in [*LOCAL_JS.values(), *LOCAL_CSS.values()]:
+        if url is not None:
+            assert url.removeprefix(STATIC_URL + "/") in installed, url
+
+
+# --- install_static -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def vendor(tmp_path: Path) -> Path:
+    return install_static(tmp_path / "static")
+
+
+def test_install_static_copies_the_files(tmp_path: Path, vendor: Path):
+    assert vendor == tmp_path / "static" / "vendor"
+    for rel, src in _FILES.items():
+        assert filecmp.cmp(src, vendor / rel, shallow=False), rel
+    assert (vendor / "leaflet" / "leaflet.js").stat().st_size > 100_000
+
+
+@pytest.mark.parametrize("image", ["marker-icon.png", "marker-shadow.png", "layers.png"])
+def test_install_static_copies_leaflet_images(vendor: Path, image: str):
+    assert (vendor / "leaflet" / "images" / image).is_file()
+
+
+def files_under(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*")}
+
+
+def test_install_static_is_idempotent(tmp_path: Path, vendor: Path):
+    before = files_under(vendor)
+    assert install_static(tmp_path / "static") == vendor
+    assert files_under(vendor) == before
+
+
+def test_install_static_leaves_no_temporary_files(vendor: Path):
+    assert [p for p in vendor.rglob("*") if p.suffix == ".tmp"] == []
+
+
+def test_install_static_repairs_a_changed_file(tmp_path: Path, vendor: Path):
+    target = vendor / "leaflet" / "leaflet.js"
+    target.write_text("/* truncated */", encoding="utf-8")
+    install_static(tmp_path / "static")
+    assert filecmp.cmp(_FILES["leaflet/leaflet.js"], target, shallow=False)
+
+
+def test_install_static_restores_a_deleted_file(tmp_path: Path, vendor: Path):
+    (vendor / "markercluster" / "MarkerCluster.css").unlink()
+    install_static(tmp_path / "static")
+    assert (vendor / "markercluster" / "MarkerCluster.css").is_file()

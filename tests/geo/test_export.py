@@ -1,0 +1,168 @@
+"""Tests for geo.export: the CSV download loads back as a story file; the GeoJSON is valid."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from geo.export import events_csv, events_geojson
+from geo.story import EVENT_COLUMNS, FIGURES, Story, load_story
+from geo.timeline import filter_events
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+
+
+@pytest.fixture(scope="module")
+def story() -> Story:
+    return load_story(MINI)
+
+
+def reload_with(events_text: str, tmp_path: Path) -> Story:
+    """A copy of the mini story whose events.csv is ``events_text``, loaded."""
+    dest = tmp_path / "mini"
+    shutil.copytree(MINI, dest)
+    (dest / "events.csv").write_text(events_text, encoding="utf-8")
+    return load_story(dest)
+
+
+def same_events(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    cols = list(EVENT_COLUMNS)
+    # Not dtypes: the loader reads an all-empty date column as datetime64[s], else [us].
+    pd.testing.assert_frame_equal(
+        a[cols].reset_index(drop=True), b[cols].reset_index(drop=True), check_dtype=False
+    )
+
+
+SUBSETS = [
+    pytest.param(date(2017, 8, 1), date(2017, 8, 31), None, id="all-events"),
+    pytest.param(date(2017, 8, 19), date(2017, 8, 27), None, id="window"),
+    pytest.param(date(2017, 8, 1), date(2017, 8, 31), ["speech"], id="one-category"),
+    pytest.param(date(2017, 8, 1), date(2017, 8, 31), [], id="header-only"),
+]
+
+
+@pytest.mark.parametrize(("start", "end", "categories"), SUBSETS)
+def test_csv_round_trips_through_the_loader(story: Story, tmp_path: Path, start, end, categories):
+    shown = filter_events(story.events, start, end, categories)
+    loaded = reload_with(events_csv(shown), tmp_path)
+    assert list(loaded.events["id"]) == list(shown["id"])
+    same_events(loaded.events, shown)
+
+
+def test_csv_round_trip_keeps_figures(story: Story, tmp_path: Path):
+    loaded = reload_with(events_csv(story.events), tmp_path).events.set_index("id")
+    assert loaded.loc["e1", "people"] == 7777
+    assert loaded.loc["e1", "buses"] == 113
+    assert (loaded.loc["e4", "militants"], loaded.loc["e4", "civilians"]) == (308, 331)
+    assert loaded.loc["e2", "area_km2"] == 30
+    assert loaded[list(FIGURES)].notna().sum().sum() == 5
+
+
+def test_csv_round_trip_keeps_awkward_text(story: Story, tmp_path: Path):
+    events = story.events.copy()
+    awkward = 'He said "no", then left;\nlater: ¶2 — «ok»'
+    events.loc[events["id"] == "e3", "summary"] = awkward
+    events.loc[events["id"] == "e3", "confidence_note"] = "a, b | c"
+    loaded = reload_with(events_csv(events), tmp_path).events.set_index("id")
+    assert loaded.loc["e3", "summary"] == awkward
+    assert loaded.loc["e3", "confidence_note"] == "a, b | c"
+
+
+def test_csv_has_the_story_columns_and_formats(story: Story):
+    rows = list(csv.DictReader(io.StringIO(events_csv(story.events))))
+    assert list(rows[0]) == list(EVENT_COLUMNS)
+    by_id = {r["id"]: r for r in rows}
+    assert (by_id["e2"]["date"], by_id["e2"]["end_date"]) == ("2017-08-19", "2017-08-27")
+    assert by_id["e1"]["end_date"] == ""
+    assert by_id["e2"]["actors"] == "Lebanese Army|Hezbollah"
+    assert by_id["e5"]["actors"] == ""
+    assert by_id["e1"]["source_detail"] == "¶1"
+
+
+@pytest.mark.parametrize(
+    ("event", "column", "expected"),
+    [
+        pytest.param("e1", "people", "7777", id="people"),
+        pytest.param("e1", "buses", "113", id="buses"),
+        pytest.param("e4", "militants", "308", id="militants"),
+    ],
+)
+def test_csv_writes_figures_as_whole_numbers(story: Story, event, column, expected):
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(events_csv(story.events)))}
+    assert rows[event][column] == expected
+
+
+# --- GeoJSON --------------------------------------------------------------------------------------
+
+
+def _no_nan(token: str):
+    raise AssertionError(f"not valid JSON: {token}")
+
+
+@pytest.fixture(scope="module")
+def collection(story: Story) -> dict:
+    return json.loads(events_geojson(story.events), parse_constant=_no_nan)
+
+
+def test_geojson_has_one_point_per_event(story: Story, collection: dict):
+    assert collection["type"] == "FeatureCollection"
+    feats = collection["features"]
+    assert [f["properties"]["id"] for f in feats] == list(story.events["id"])
+    assert {f["type"] for f in feats} == {"Feature"}
+    assert {f["geometry"]["type"] for f in feats} == {"Point"}
+
+
+@pytest.mark.parametrize(
+    ("event", "lon", "lat", "place_name"),
+    [
+        pytest.param("e1", 36.42083, 34.17944, "Arsal", id="arsal"),
+        pytest.param("e4", 36.21806, 34.00583, "Baalbek", id="baalbek"),
+        pytest.param("e2", 36.6, 34.2, "Test crossing", id="crossing"),
+    ],
+)
+def test_geojson_points_are_lon_lat(collection: dict, event, lon, lat, place_name):
+    feat = next(f for f in collection["features"] if f["properties"]["id"] == event)
+    assert feat["geometry"]["coordinates"] == [lon, lat]
+    assert feat["properties"]["place_name"] == place_name
+
+
+@pytest.mark.parametrize(
+    ("event", "key", "expected"),
+    [
+        pytest.param("e1", "end_date", None, id="nat-is-null"),
+        pytest.param("e2", "end_date", "2017-08-27", id="end-date"),
+        pytest.param("e2", "date", "2017-08-19", id="date"),
+        pytest.param("e1", "people", 7777, id="figure-is-int"),
+        pytest.param("e1", "militants", None, id="na-figure-is-null"),
+        pytest.param("e2", "area_km2", 30, id="area"),
+        pytest.param("e2", "actors", "Lebanese Army|Hezbollah", id="actors"),
+        pytest.param("e1", "source_detail", "¶1", id="non-ascii"),
+        pytest.param("e4", "confidence_note", "US says about 670", id="note"),
+        pytest.param("e4", "radius_m", 3000, id="radius"),
+    ],
+)
+def test_geojson_properties(collection: dict, event, key, expected):
+    props = next(f for f in collection["features"] if f["properties"]["id"] == event)["properties"]
+    assert props[key] == expected
+    assert type(props[key]) is type(expected)
+
+
+def test_geojson_properties_cover_the_story_columns(collection: dict):
+    keys = set(collection["features"][0]["properties"])
+    assert keys == {*EVENT_COLUMNS, "place_name", "radius_m"}
+
+
+def test_geojson_of_no_events(story: Story):
+    doc = json.loads(events_geojson(story.events.iloc[0:0]))
+    assert doc == {"type": "FeatureCollection", "features": []}
+
+
+def test_geojson_keeps_non_ascii_readable(story: Story):
+    assert "¶1" in events_geojson(story.events)

@@ -1,0 +1,71 @@
+"""Tests for geo.extract_actors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from geo.extract_actors import find_actors, load_actors
+
+
+def names(text: str) -> list[tuple[str, str, bool]]:
+    return [(a.name, a.text, a.listed) for a in find_actors(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hezbollah with the Syrian army", [("Hezbollah", "Hezbollah", True),
+                                            ("Syrian Army", "Syrian army", True)]),
+        ("ISIS, IS, ISIL and Daesh", [("Islamic State", "ISIS", True),
+                                      ("Islamic State", "IS", True),
+                                      ("Islamic State", "ISIL", True),
+                                      ("Islamic State", "Daesh", True)]),
+        ("the Islamic State group", [("Islamic State", "Islamic State group", True)]),
+        ("the U.S.-led coalition struck", [("US-led coalition", "U.S.-led coalition", True)]),
+        ("Hayat Tahrir al-Sham fighters", [("Hayat Tahrir al-Sham", "Hayat Tahrir al-Sham", True)]),
+        ("the Lebanese army and the Red Crescent",
+         [("Lebanese Army", "Lebanese army", True), ("Red Crescent", "Red Crescent", True)]),
+        ("The Abu Fadl al-Abbas Brigade fought",
+         [("Abu Fadl al-Abbas Brigade", "Abu Fadl al-Abbas Brigade", False)]),
+        ("the Army of Islam", [("Army of Islam", "Army of Islam", False)]),
+        ("Ukraine's 93rd Mechanised Brigade held",
+         [("93rd Mechanised Brigade", "93rd Mechanised Brigade", False)]),
+        ("On Monday Popular Mobilization Forces said",
+         [("Popular Mobilization Forces", "Popular Mobilization Forces", False)]),
+    ],
+)  # fmt: skip
+def test_find_actors(text: str, expected: list) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "let us go",  # "US" only in capitals
+        "this is it",  # "IS" only in capitals
+        "Hassan Nasrallah said",
+        "The Army",  # a head word alone is no name
+        "the Syrian side",
+    ],
+)
+def test_no_actors(text: str) -> None:
+    assert names(text) == []
+
+
+def test_editable_list(tmp_path: Path) -> None:
+    path = tmp_path / "actors.toml"
+    path.write_text(
+        '[[actor]]\nname = "Wagner"\nkind = "armed-group"\n'
+        'aliases = ["Wagner Group", "PMC Wagner"]\n',
+        "utf-8",
+    )
+    actors = load_actors(path)
+    found = find_actors("PMC Wagner and Hezbollah", actors=actors)
+    assert [(a.name, a.text) for a in found] == [("Wagner", "PMC Wagner")]
+
+
+def test_bundled_list_loads() -> None:
+    names_ = {a.name for a in load_actors()}
+    assert {"Hezbollah", "Islamic State", "Syrian Army", "Lebanese Army", "Red Crescent"} <= names_

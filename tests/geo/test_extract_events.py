@@ -1,0 +1,91 @@
+"""Tests for geo.extract_events: draft events from sentences (countries-only gazetteer)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from geo.extract_actors import find_actors
+from geo.extract_dates import find_dates
+from geo.extract_events import DraftEvent, draft_events, guess_category
+from geo.extract_figures import find_figures
+from geo.extract_places import find_places
+from geo.extract_sentences import split_sentences
+
+MON = date(2017, 8, 28)
+
+
+def events(text: str, published: date = MON) -> list[DraftEvent]:
+    sentences = split_sentences(text)
+    dates = find_dates(text, published, sentences)
+    actors = find_actors(text, sentences)
+    places = find_places(text, sentences, None, actors)
+    figures = find_figures(text, sentences, exclude=[d.span for d in dates])
+    return draft_events(sentences, published, places, dates, figures, actors)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        ("A convoy of buses left the border.", "convoy"),
+        ("A ceasefire took effect on Sunday.", "ceasefire"),
+        ("He called for celebrations on Thursday.", "celebration"),
+        ("The two sides would exchange the bodies for the convoy.", "prisoner-swap"),
+        ("Remains were found in a cave.", "remains-found"),
+        ("Coalition warplanes cratered the road.", "airstrike"),
+        ("Eleven fighters were killed.", "casualties"),
+        ("He said so in a televised speech.", "speech"),
+        ("The army launched an offensive at dawn.", "offensive"),
+        ("Clashes went on all night.", "battle"),
+        ("Nine soldiers have been in captivity since 2014.", "captives"),
+        ("Families were evacuated.", "evacuation"),
+        ("ISIS will hand over one captive.", "handover"),
+        ("Thousands attended the funeral.", "funeral"),
+        ("The minister spoke to reporters.", "statement"),
+    ],
+)
+def test_guess_category(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+def test_one_event_per_dated_sentence_with_a_place() -> None:
+    text = (
+        "Fighters left the Lebanon-Syria border on Monday for eastern Syria. "
+        "A ceasefire took effect on Sunday. "
+        "He called for celebrations on Thursday in Lebanon. "
+        "Eleven Hezbollah fighters and seven Syrian soldiers were killed in Syria, he said. "
+        "Militants once ruled parts of Iraq."
+    )
+    found = events(text)
+    assert [(e.sentence, e.date, e.date_basis, e.place.name, e.category) for e in found] == [
+        (0, MON, "sentence", "Lebanon–Syria border", "statement"),
+        (2, date(2017, 8, 31), "sentence", "Lebanon", "celebration"),
+        (3, MON, "published", "Syria", "casualties"),
+    ]
+    assert found[2].counts() == {"killed": 18}
+    assert found[2].actors == ("Hezbollah", "Syrian Army")
+    assert [p.name for p in found[0].other_places] == ["eastern Syria"]
+    assert all(e.needs_rewrite for e in found)
+
+
+def test_event_date_is_the_one_nearest_the_place() -> None:
+    text = "Speaking on Monday, he urged crowds to gather on Thursday in Lebanon."
+    (event,) = events(text)
+    assert (event.date, event.date_text) == (date(2017, 8, 31), "Thursday")
+
+
+def test_dateline_alone_makes_no_event() -> None:
+    text = "Talks went on."
+    sentences = split_sentences(text)
+    places = find_places(text, sentences, None, [], ("Lebanon", None, None))
+    assert draft_events(sentences, MON, places, [], [], []) == []
+
+
+def test_to_dict_is_json_ready() -> None:
+    (event,) = events("On Sunday 308 militants and 331 civilians boarded buses in Syria.")
+    record = event.to_dict()
+    assert record["counts"] == {"militants": 308, "civilians": 331}
+    assert record["place"]["name"] == "Syria"
+    assert record["date"] == "2017-08-27" and record["needs_rewrite"] is True
+    assert record["category"] == "convoy"

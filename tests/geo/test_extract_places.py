@@ -1,0 +1,221 @@
+"""Tests for geo.extract_places against a small fake GeoNames index and the fixture places.
+
+The fake index holds the traps on purpose: towns called Hassan, Nasrallah, Police, Of, Man and
+Mobile, a Brazilian city whose alternate name is "The", and a US town called Lebanon.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from geo.extract_actors import find_actors
+from geo.extract_dateline import find_dateline
+from geo.extract_places import PlaceMention, find_places
+from geo.extract_sentences import split_sentences
+from geo.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alt: str) -> dict:
+    return {
+        "geonameid": gid, "name": name, "latitude": lat, "longitude": lon, "countrycode": cc,
+        "population": pop, "alternatenames": list(alt),
+    }  # fmt: skip
+
+
+FAKE_CITIES = [
+    _city(1, "Beirut", 33.894, 35.502, "LB", 1_916_100, "Bayrut"),
+    _city(2, "Baalbek", 34.006, 36.218, "LB", 30_916),
+    _city(3, "El Hermel", 34.394, 36.385, "LB", 22_250, "Hermel"),
+    _city(4, "Homs", 34.727, 36.723, "SY", 775_404),
+    _city(5, "Al Khums", 32.649, 14.262, "LY", 201_943, "Homs"),
+    _city(6, "Qārah", 34.155, 36.743, "SY", 20_656, "Qara"),
+    _city(7, "Hassan", 13.005, 76.103, "IN", 155_006),
+    _city(8, "Nasrallah", 35.35, 9.8, "TN", 5_012),
+    _city(9, "Of", 40.946, 40.264, "TR", 31_951),
+    _city(10, "Police", 53.552, 14.571, "PL", 34_350),
+    _city(11, "Man", 7.412, -7.554, "CI", 241_969),
+    _city(12, "Mobile", 30.694, -88.043, "US", 183_289),
+    _city(13, "Dayton", 39.759, -84.192, "US", 135_512, "Day"),
+    _city(14, "Teresina", -5.089, -42.802, "BR", 871_126, "The"),
+    _city(15, "Libération", 45.0, 3.0, "FR", 7_736),
+    _city(16, "Paris", 48.853, 2.349, "FR", 2_138_551),
+    _city(17, "Paris", 33.661, -95.556, "US", 24_782),
+    _city(18, "Dallas", 32.783, -96.807, "US", 1_326_087),
+    _city(19, "Tyler", 32.351, -95.301, "US", 103_700),
+    _city(20, "Lyon", 45.748, 4.847, "FR", 472_317),
+    _city(21, "Lebanon", 40.341, -76.411, "US", 25_534),
+    _city(22, "Tehran", 35.694, 51.422, "IR", 7_153_309),
+    _city(23, "Baghdad", 33.341, 44.401, "IQ", 7_216_000),
+    _city(24, "Kharkiv", 49.982, 36.253, "UA", 1_421_125),
+    _city(25, "Volodymyr-Volynskyi", 50.848, 24.32, "UA", 37_910, "Volodymyr"),
+    _city(26, "Nikopol", 47.567, 34.396, "UA", 105_160, "Sloviansk"),
+    _city(27, "Slovyansk", 48.852, 37.605, "UA", 105_141, "Sloviansk"),
+    _city(28, "Kyiv", 50.454, 30.524, "UA", 2_952_301, "Kiev"),
+    _city(29, "Lamar", 37.495, -94.277, "US", 4_361),
+    _city(30, "Deir ez-Zor", 35.336, 40.141, "SY", 271_800, "Dayr az-Zawr"),
+    _city(31, "Sukkur", 27.706, 68.857, "PK", 563_851),
+    _city(32, "Mehar", 27.18, 67.82, "PK", 3_000),
+    _city(33, "Qurayyat", 31.33, 37.34, "SA", 3_000),
+]
+
+
+@pytest.fixture(scope="module")
+def gazetteer() -> Gazetteer:
+    frames = [pd.read_csv(FIXTURES / name, dtype=str, keep_default_na=False)
+              for name in ("places.csv", "extract_places.csv")]  # fmt: skip
+    story = story_places_from_frame(pd.concat(frames, ignore_index=True))
+    return Gazetteer(build_geonames_index(FAKE_CITIES), story)
+
+
+def places(text: str, gazetteer: Gazetteer | None) -> list[PlaceMention]:
+    sentences = split_sentences(text)
+    found = find_dateline(text)
+    dateline = (found.place, found.place_start, found.place_end) if found else None
+    return find_places(text, sentences, gazetteer, find_actors(text, sentences), dateline)
+
+
+def named(text: str, gazetteer: Gazetteer | None) -> list[tuple[str, str, str]]:
+    return [(p.text, p.name, p.country) for p in places(text, gazetteer)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("BEIRUT – Fighters left the Lebanon-Syria border region on Monday for eastern Syria.",
+         [("BEIRUT", "Beirut", "LB"),
+          ("Lebanon-Syria border region", "Lebanon–Syria border region", "LB|SY"),
+          ("eastern Syria", "eastern Syria", "SY")]),
+        ("Hezbollah fought in the western Qalamoun region.",
+         [("western Qalamoun", "western Qalamoun", "SY")]),
+        ("Buses crossed at the Zamrani crossing near Arsal.",
+         [("Zamrani crossing", "Zamrani crossing", "LB|SY"), ("Arsal", "Arsal", "LB")]),
+        ("They met in Ras Baalbek and al-Qaa.",
+         [("Ras Baalbek", "Ras Baalbek", "LB"), ("al-Qaa", "al-Qaa", "LB")]),
+        ("Rallies were held in the eastern Lebanese city of Baalbek.",
+         [("Baalbek", "Baalbek", "LB")]),
+        ("the Second Liberation Day of Lebanon", [("Lebanon", "Lebanon", "LB")]),
+        ("Police in Hermel said the shell landed in Hermel.",
+         [("Hermel", "El Hermel", "LB"), ("Hermel", "El Hermel", "LB")]),
+        ("Of the two rockets, one hit Baalbek.", [("Baalbek", "Baalbek", "LB")]),
+        ("Troops from Homs reached Deir ez-Zor in Syria.",
+         [("Homs", "Homs", "SY"), ("Deir ez-Zor", "Deir ez-Zor", "SY"), ("Syria", "Syria", "SY")]),
+        ("Lebanon's army took the hills above Qara.",
+         [("Lebanon", "Lebanon", "LB"), ("Qara", "Qārah", "SY")]),
+        ("Fighting spread through Sloviansk in Ukraine.",
+         [("Sloviansk", "Slovyansk", "UA"), ("Ukraine", "Ukraine", "UA")]),
+        ("Shelling hit the Kharkiv region again.",
+         [("Kharkiv region", "Kharkiv region", "UA")]),
+        ("The convoy stopped on the Iraqi border, deep in Syria.",
+         [("Iraqi border", "Syria–Iraq border", "SY|IQ"), ("Syria", "Syria", "SY")]),
+    ],
+)  # fmt: skip
+def test_places(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert named(text, gazetteer) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sayyed Hassan Nasrallah said the battle was won.",
+        "Nasrallah said it was over. Hassan did not say when, Sayyed Hassan Nasrallah added.",
+        "Hassan did not say when.",
+        "Syrian President Bashar al-Assad has not commented.",
+        "Hezbollah, the Syrian Army and the Islamic State all claimed victory.",
+        "Police said the Man was injured.",
+        "The Mobile Medical Unit arrived. Day by day it grew.",
+        "The group said nothing.",
+        "Tehran said it would help.",
+        "President Volodymyr Zelenskiy spoke.",
+        "the Second Liberation Day",
+        "the Lebanese and Syrian armies",
+        "Crews came from Lamar County.",
+    ],
+)
+def test_not_places(gazetteer: Gazetteer, text: str) -> None:
+    assert named(text, gazetteer) == []
+
+
+def test_paris_texas_by_country_vote(gazetteer: Gazetteer) -> None:
+    text = "PARIS, Texas (AP) — Storms hit Paris overnight; crews came from Dallas and Tyler."
+    found = {(p.text, p.country) for p in places(text, gazetteer)}
+    assert found == {("PARIS", "US"), ("Paris", "US"), ("Dallas", "US"), ("Tyler", "US")}
+
+
+def test_paris_france_by_country_vote(gazetteer: Gazetteer) -> None:
+    text = "Protesters marched in Paris and Lyon, France's interior ministry said."
+    found = {(p.text, p.country) for p in places(text, gazetteer)}
+    assert found == {("Paris", "FR"), ("Lyon", "FR"), ("France", "FR")}
+
+
+def test_country_beats_same_named_town(gazetteer: Gazetteer) -> None:
+    (mention,) = places("Aid reached Lebanon.", gazetteer)
+    assert (mention.kind, mention.country, mention.source) == ("country", "LB", "country")
+
+
+def test_state_actor_is_a_place_only_after_a_locative(gazetteer: Gazetteer) -> None:
+    text = "Tehran said it would help; an envoy flew to Tehran."
+    (mention,) = places(text, gazetteer)
+    assert (mention.start, mention.name) == (text.rindex("Tehran"), "Tehran")
+
+
+def test_big_city_speaking_is_still_a_place(gazetteer: Gazetteer) -> None:
+    assert named("Baghdad says the deal is unfair.", gazetteer) == [("Baghdad", "Baghdad", "IQ")]
+
+
+def test_first_name_town_after_in_is_a_place(gazetteer: Gazetteer) -> None:
+    assert named("Floods hit roads in Hassan.", gazetteer) == [("Hassan", "Hassan", "IN")]
+
+
+def test_small_town_needs_its_country_named(gazetteer: Gazetteer) -> None:
+    assert named("Water rose in Mehar.", gazetteer) == []
+    assert [p.name for p in places("Water rose in Mehar, Pakistan.", gazetteer)] == [
+        "Mehar",
+        "Pakistan",
+    ]
+
+
+def test_border_anaphor_reuses_the_named_border(gazetteer: Gazetteer) -> None:
+    text = "They left the Lebanon-Syria border on Monday. The transfer ends fighting on the border."
+    found = places(text, gazetteer)
+    assert [(p.via, p.place_id) for p in found] == [
+        ("border", "border-region"),
+        ("anaphor", "border-region"),
+    ]
+    assert found[1].text == "border" and found[1].sentence == 1
+
+
+def test_border_without_a_story_place_is_derived() -> None:
+    mention = places("on the Lebanon-Syria border", None)[0]
+    assert (mention.source, mention.kind, mention.country) == ("derived", "border", "LB|SY")
+
+
+def test_spans_sentences_and_candidates(gazetteer: Gazetteer) -> None:
+    text = "Aid arrived. Troops entered Homs on Sunday in Syria."
+    homs, syria = places(text, gazetteer)
+    assert text[homs.start : homs.end] == "Homs" and homs.sentence == 1
+    assert [c.country for c in homs.candidates] == ["SY", "LY"]
+    record = homs.to_dict()
+    assert record["span"] == [homs.start, homs.end]
+    assert record["candidates"][1]["country"] == "LY"
+    assert syria.kind == "country"
+
+
+def test_dateline_given_without_span(gazetteer: Gazetteer) -> None:
+    text = "Fighters left Arsal."
+    found = find_places(text, split_sentences(text), gazetteer, [], ("Beirut", None, None))
+    assert [(p.name, p.via, p.span) for p in found] == [
+        ("Beirut", "dateline", None),
+        ("Arsal", "name", (14, 19)),
+    ]
+
+
+def test_without_gazetteer_countries_still_found() -> None:
+    assert named("Talks in Syria and Lebanon.", None) == [
+        ("Syria", "Syria", "SY"),
+        ("Lebanon", "Lebanon", "LB"),
+    ]
