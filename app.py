@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
 ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
 PLAY_STEP_SECONDS = 0.8
+NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
 
 st.set_page_config(page_title="Dateline", layout="wide")
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
@@ -113,6 +114,8 @@ if "view" not in st.session_state:
 # --- sidebar: story, dates, filters, layers -----------------------------------------------------
 with st.sidebar:
     st.markdown("### Dateline")
+    st.page_link("app.py", label="Map of the story")
+    st.page_link(NEW_STORY_PAGE, label="New story from an article")
     story_id = st.selectbox(
         "Story",
         list(stories),

@@ -32,6 +32,10 @@ MAX_BYTES = 1_000_000
 FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
 
 st.set_page_config(page_title="New story · Dateline", layout="wide")
+with st.sidebar:
+    st.markdown("### Dateline")
+    st.page_link("app.py", label="Map of the story")
+    st.page_link("pages/1_New_story_from_an_article.py", label="New story from an article")
 st.markdown("### New story from an article")
 st.caption(
     "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
@@ -302,6 +306,8 @@ else:
             st.success(
                 f"Saved `{st.session_state.saved}`. Open it from the story picker on the main page."
             )
+            st.page_link("app.py", label="Open it on the map",
+                         query_params={"story": st.session_state.saved})
 
 # --- zip upload -------------------------------------------------------------------------------
 with st.expander("Upload a story zip"):

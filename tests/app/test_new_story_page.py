@@ -22,7 +22,9 @@ def stories(monkeypatch, tmp_path, gazetteer_cache) -> Path:
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(str(PAGE), default_timeout=180)
+    # Started from the entrypoint, as in the browser, so the page's links resolve.
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    at.switch_page(str(PAGE.relative_to(ROOT)))
     at.run()
     assert not at.exception, at.exception
     return at
