@@ -96,7 +96,17 @@ def highlighted(ex) -> str:
         pos = end
     out.append(escape(ex.text[pos:]))
     body = "".join(out).replace("\n", "<br>")
-    return f'<div style="max-height:340px;overflow-y:auto;line-height:1.6">{body}</div>'
+    return f'<div style="line-height:1.6">{body}</div>'
+
+
+def latest_full_date(ex) -> date | None:
+    """The latest date written out in full (day, month and year) in the article, if any."""
+    full = [
+        d.date
+        for d in ex.dates
+        if d.kind == "absolute" and d.granularity == "day" and str(d.date.year) in d.text
+    ]
+    return max(full, default=None)
 
 
 # --- 1. the article ----------------------------------------------------------------------------
@@ -106,8 +116,11 @@ with st.form("article"):
         "…or upload a file (.txt, .md, .html; at most 1 MB)", type=["txt", "md", "html", "htm"]
     )
     c1, c2, c3 = st.columns(3)
-    published = c1.date_input(
-        "Published on", value=date.today(), key="published", min_value=date(1800, 1, 1)
+    published_in = c1.date_input(
+        "Published on (empty: the latest full date in the text)",
+        value=None,
+        key="published",
+        min_value=date(1800, 1, 1),
     )
     dateline_in = c2.text_input("Dateline place (if the text has none)", key="dateline_in")
     publication = c3.text_input(
@@ -127,10 +140,17 @@ if go:
         progress = st.progress(0, text="Loading the place index…")
         gazetteer = _gazetteer()
         progress.progress(40, text="Reading the article…")
+        published = published_in
+        if published is None:
+            # Relative dates ("on Monday") need an anchor: take the report's own latest full date.
+            first = extract(text, date.today(), gazetteer=gazetteer, fmt=fmt)
+            published = latest_full_date(first) or date.today()
+            st.info(f"Publication date taken as {published:%-d %B %Y}: set it above if wrong.")
         ex = extract(text, published, dateline=dateline_in or None, gazetteer=gazetteer, fmt=fmt)
         progress.progress(80, text="Placing the places…")
         places = draft_places(ex)
         st.session_state.update(
+            published_on=published,
             ex=ex,
             places=places,
             events=draft_events(ex, places),
@@ -150,7 +170,8 @@ else:
     version = st.session_state.editor_version
     st.markdown("##### The article")
     st.caption("Blue: places · green: dates · orange: figures")
-    st.markdown(highlighted(ex), unsafe_allow_html=True)
+    with st.container(height=340):
+        st.markdown(highlighted(ex), unsafe_allow_html=True)
 
     # --- 2. places ---------------------------------------------------------------------------
     st.markdown("##### Places")
@@ -232,7 +253,7 @@ else:
     meta = DraftMeta(
         title=title.strip() or "Untitled story",
         summary=summary.strip(),
-        published=published,
+        published=st.session_state.published_on,
         publication=publication.strip(),
         dateline_place=dl_default,
     )
@@ -306,8 +327,9 @@ else:
             st.success(
                 f"Saved `{st.session_state.saved}`. Open it from the story picker on the main page."
             )
-            st.page_link("app.py", label="Open it on the map",
-                         query_params={"story": st.session_state.saved})
+            st.page_link(
+                "app.py", label="Open it on the map", query_params={"story": st.session_state.saved}
+            )
 
 # --- zip upload -------------------------------------------------------------------------------
 with st.expander("Upload a story zip"):

@@ -68,3 +68,14 @@ def test_empty_input_is_refused(stories):
     at.button[0].click().run()
     assert any("Paste an article" in e.value for e in at.error)
     assert not stories.exists() or not any(stories.iterdir())
+
+
+def test_publication_date_defaults_to_the_texts_latest_full_date(stories):
+    at = run_page()
+    at.text_area(key="article_text").set_value(
+        "BEIRUT - On August 28, 2017 a convoy left Arsal. On Monday it reached Qara."
+    )
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    assert any("28 August 2017" in i.value for i in at.info)
+    assert at.session_state.published_on == date(2017, 8, 28)
