@@ -1,4 +1,4 @@
-"""Regenerate docs/screenshot.png: the app on 19–28 Aug 2017 with the convoy's crossing selected."""
+"""Regenerate docs/screenshot.png: the app on 19–22 Aug 2017 with the convoy's crossing selected."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
     parser.add_argument(
-        "--query", default="?from=2017-08-19&to=2017-08-28&sel=place:sheikh-ali-crossing"
+        "--query", default="?from=2017-08-19&to=2017-08-22&sel=place:sheikh-ali-crossing"
     )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright

@@ -500,6 +500,14 @@ class _Control(MacroElement):
         self.css, self.on_add = css, on_add
 
 
+# Open on a roomy map; folded on a small one, where it would hide the enclave.
+_LEGEND_OPEN_WHEN_ROOMY = """
+    var details = div.querySelector('details');
+    var size = map.getSize();
+    details.open = size.x >= 900 && size.y >= 560;
+"""
+
+
 def legend(categories: list[str], convoy: bool = True, fronts: bool = True) -> _Control:
     """The legend: a colour per event category, and the convoy and enclave when there are any."""
     rows = [
@@ -515,11 +523,11 @@ def legend(categories: list[str], convoy: bool = True, fronts: bool = True) -> _
         ]
     rows.append('<i style="background:#eef2f5;border:1px dashed #5a6b7b"></i>place uncertainty')
     html = (
-        "<details open><summary><b>Legend</b></summary><div class='dl-grid'>"
+        "<details><summary><b>Legend</b></summary><div class='dl-grid'>"
         + "".join(f"<span>{r}</span>" for r in rows)
         + "</div></details>"
     )
-    return _Control(html, "bottomright", "dl-legend", css=_CSS)
+    return _Control(html, "bottomright", "dl-legend", css=_CSS, on_add=_LEGEND_OPEN_WHEN_ROOMY)
 
 
 _FULLSCREEN_SVG = (
