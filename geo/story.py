@@ -276,6 +276,14 @@ def _refs(df, col: str, known: set[str], what: str, chk: _Checker) -> None:
     chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not a known {what}")
 
 
+def _row_checks(df, required: set[str], place_ids: set[str], source_ids: set[str], chk) -> None:
+    """What events and convoy rows share: required cells, ids, place and source references."""
+    _required(df, sorted(required), chk)
+    _slug_ids(df, chk)
+    _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
+    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
+
+
 def _split_list(s: pd.Series) -> pd.Series:
     return s.map(lambda v: [x.strip() for x in v.split("|") if x.strip()] if v else [])
 
@@ -376,12 +384,9 @@ def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     df = _read_csv(file, EVENT_COLUMNS, required, chk)
     if df is None:
         return None
-    _required(df, sorted(required), chk)
-    _slug_ids(df, chk)
+    _row_checks(df, required, place_ids, source_ids, chk)
     _enum(df, "category", CATEGORIES, chk)
     _enum(df, "confidence", CONFIDENCE, chk)
-    _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
-    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
     out = df.copy()
     out["date"] = _dates(df, "date", chk, span)
     out["end_date"] = _dates(df, "end_date", chk, span)
@@ -402,11 +407,8 @@ def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     df = _read_csv(file, CONVOY_COLUMNS, required, chk)
     if df is None:
         return None
-    _required(df, sorted(required), chk)
-    _slug_ids(df, chk)
+    _row_checks(df, required, place_ids, source_ids, chk)
     _enum(df, "status", CONVOY_STATUS, chk)
-    _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
-    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
     out = df.copy()
     out["date"] = _dates(df, "date", chk, span)
     out["lat"] = _numbers(df, "lat", chk, -90, 90)
