@@ -18,7 +18,14 @@ from geo.export import events_csv
 from geo.names import slugify
 from geo.story import CONVOY_COLUMNS, PLACE_COLUMNS, Story, StoryError, load_story
 
-STORY_FILES = ("story.toml", "places.csv", "events.csv", "convoy.csv", "fronts.geojson")
+STORY_FILES = (
+    "story.toml",
+    "places.csv",
+    "events.csv",
+    "events.parquet",
+    "convoy.csv",
+    "fronts.geojson",
+)
 MAX_ZIP_BYTES = 20 * 1024 * 1024
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
