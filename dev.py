@@ -30,7 +30,8 @@ def _requirements_hash(files: list[Path]) -> str:
 
 def ensure_env(dev: bool) -> None:
     """Create the virtualenv and install requirements unless the stamp says they are current."""
-    if sys.version_info < (3, 11):
+    # This file runs on whatever python3 the user has, before any virtualenv exists.
+    if sys.version_info < (3, 11):  # noqa: UP036
         sys.exit(f"Dateline needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
     req = ROOT / ("requirements-dev.txt" if dev else "requirements.txt")
     files = [ROOT / "requirements.txt", req] if dev else [req]
