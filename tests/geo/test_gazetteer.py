@@ -331,13 +331,7 @@ REFERENCE = [
 CASES = [(lat, lon, s) for lat, lon, spellings in REFERENCE for s in spellings]
 STORIES = [
     pytest.param(FIXTURES, id="fixture"),
-    pytest.param(
-        BUNDLED,
-        id="bundled",
-        marks=pytest.mark.skipif(
-            not (BUNDLED / "places.csv").exists(), reason="bundled story not written yet"
-        ),
-    ),
+    pytest.param(BUNDLED, id="bundled"),
 ]
 
 
@@ -366,3 +360,32 @@ def test_real_ambiguity_resolved_by_story_area(real: Gazetteer, name, first, pas
 def test_real_nearest(real: Gazetteer) -> None:
     place = real.nearest(34.0060, 36.2180)
     assert place is not None and "baalbek" in place.name.lower()
+
+
+# The article's regions, with the facts file's rough centre where it gives one.
+ARTICLE_REGIONS = [
+    ("western Qalamoun", 34.2, 36.6),
+    ("Western Qalamoun", 34.2, 36.6),
+    ("Baalbek", 34.00583, 36.21806),
+    ("Beirut", 33.89332, 35.50157),
+]
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory) -> Gazetteer:
+    frame = pd.read_csv(BUNDLED / "places.csv", dtype=str, keep_default_na=False)
+    return Gazetteer.load(frame, cache_dir=real_cache_dir(tmp_path_factory))
+
+
+@pytest.mark.parametrize(("name", "lat", "lon"), ARTICLE_REGIONS)
+def test_article_places_geocode_within_radius(bundled: Gazetteer, name, lat, lon) -> None:
+    best = bundled.lookup(name)[0]
+    assert distance_km((lat, lon), best.point) * 1000 <= best.radius_m, (name, best)
+
+
+@pytest.mark.parametrize(
+    "name", ["eastern Syria", "Lebanon-Syria border region", "Lebanon–Syria border"]
+)
+def test_article_regions_are_story_places(bundled: Gazetteer, name) -> None:
+    places = bundled.lookup(name)
+    assert places and places[0].source == "story", (name, places[:1])
