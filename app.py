@@ -9,6 +9,7 @@ from html import escape
 from pathlib import Path
 
 import folium
+import numpy as np
 import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
@@ -28,6 +29,7 @@ from geo.mapview import (
     reported_text,
     story_layers,
 )
+from geo.scale import Viewport, needs_viewport, place_codes
 from geo.storage import story_zip
 from geo.story import Story, StoryError, load_story
 from geo.timeline import all_actors, events_per_day, filter_events, held_area_series
@@ -36,7 +38,9 @@ from geo.urlstate import LAYERS, View, parse_view, to_params
 ROOT = Path(__file__).resolve().parent
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
 ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
-PLAY_STEP_SECONDS = 0.8
+# Seconds between frames of Play; tests set 0 to play a whole story in one run.
+TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
+PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
 
 st.set_page_config(page_title="Dateline", layout="wide")
@@ -65,6 +69,16 @@ def _basemap() -> dict:
 
 def _fingerprint(path: Path) -> tuple:
     return tuple(sorted((f.name, f.stat().st_mtime_ns) for f in path.iterdir() if f.is_file()))
+
+
+@st.cache_resource(max_entries=4)
+def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[str, str]]:
+    # Once per story: scanning a million events' actors on every rerun would cost seconds.
+    story = _load(path, fingerprint)
+    order = list(CATEGORY_COLOURS)
+    cats = sorted(set(story.events["category"]), key=lambda c: (order.index(c), c))
+    names = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
+    return cats, all_actors(story.events), names
 
 
 def get_story(path: Path) -> Story:
@@ -130,8 +144,9 @@ except StoryError as exc:
     st.code("\n".join(str(p) for p in exc.problems), language=None)
     st.stop()
 
-categories = sorted(set(story.events["category"]), key=list(CATEGORY_COLOURS).index)
-actors = all_actors(story.events)
+categories, actors, source_names = _facets(
+    str(stories[story_id].path), _fingerprint(stories[story_id].path)
+)
 
 # A story switch resets the window and filters to the new story's own.
 if st.session_state.get("window_for") != story_id:
@@ -191,11 +206,12 @@ with st.sidebar:
     )
     st.download_button(
         "Download this story (zip)",
-        story_zip(story.path),
+        lambda: story_zip(story.path),
         f"{story_id}.zip",
         "application/zip",
         width="stretch",
         help="The story's files; upload the zip on the New story page to add it back.",
+        on_click="ignore",
     )
     st.caption("Layers")
     layer_cols = st.columns(2)
@@ -237,6 +253,14 @@ for notice in st.session_state.notices:
     st.info(notice)
 st.session_state.notices = []
 
+
+@st.cache_resource(max_entries=4)
+def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
+    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
+    s = _load(path, fingerprint)
+    return place_codes(s.events, s.places)
+
+
 map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
@@ -245,12 +269,24 @@ with map_col:
     )
     fmap = base_map(story, _basemap(), online_tiles=ONLINE_TILES)
     sel_kind, _, sel_id = (st.session_state.selected or "").partition(":")
-    groups = story_layers(story, events, end, layers, sel_id if sel_kind == "place" else None)
+    map_key = f"map-{story_id}"
+    # A big story is drawn for the reader's view only, so zooming and panning rerun the script
+    # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
+    big = needs_viewport(len(story.events), len(story.places))
+    scaled = {}
+    if big:
+        story_path = stories[story_id].path
+        scaled = {
+            "viewport": Viewport.from_state(st.session_state.get(map_key)),
+            "codes": _place_codes(str(story_path), _fingerprint(story_path)),
+        }
+    place_sel = sel_id if sel_kind == "place" else None
+    groups = story_layers(story, events, end, layers, place_sel, **scaled)
     clicked = st_folium(
         fmap,
-        key=f"map-{story_id}",
+        key=map_key,
         feature_group_to_add=groups,
-        returned_objects=["last_object_clicked_tooltip"],
+        returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
         layer_control=folium.LayerControl(collapsed=True),
         use_container_width=True,
         height=620,
@@ -268,8 +304,7 @@ if tip and tip != st.session_state.get("last_tip"):
 
 
 def _source_name(source_id: str) -> str:
-    match = story.sources[story.sources["id"] == source_id]
-    return match.iloc[0]["publication"] if len(match) else source_id
+    return source_names.get(source_id, source_id)
 
 
 def _event_lines(evs: pd.DataFrame) -> None:
@@ -363,23 +398,35 @@ with chart_b:
 
 # --- the filtered events, with downloads ---------------------------------------------------------
 st.markdown("##### Events in the window")
+shown = events.head(TABLE_ROWS)
+if len(events) > TABLE_ROWS:
+    st.caption(
+        f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold them all."
+    )
 table = pd.DataFrame(
     {
-        "date": events["date"].dt.date,
-        "place": events["place_name"],
-        "category": events["category"],
-        "summary": events["summary"],
-        "figures": [figures_text(r) for _, r in events.iterrows()],
-        "source": [_source_name(s) for s in events["source"]],
-        "confidence": events["confidence"],
+        "date": shown["date"].dt.date,
+        "place": shown["place_name"],
+        "category": shown["category"],
+        "summary": shown["summary"],
+        "figures": [figures_text(r) for _, r in shown.iterrows()],
+        "source": shown["source"].map(_source_name),
+        "confidence": shown["confidence"],
     }
 )
 st.dataframe(table, hide_index=True, width="stretch", key="events_table")
 dl_a, dl_b, _ = st.columns([1, 1, 4])
-stem = f"{story.id}_{start}_{end}"
-dl_a.download_button("Download CSV", events_csv(events), f"{stem}.csv", "text/csv")
+stem = f"{story_id}_{start}_{end}"
+# Callables: the files are made only when a reader clicks, not on every rerun.
+dl_a.download_button(
+    "Download CSV", lambda: events_csv(events), f"{stem}.csv", "text/csv", on_click="ignore"
+)
 dl_b.download_button(
-    "Download GeoJSON", events_geojson(events), f"{stem}.geojson", "application/geo+json"
+    "Download GeoJSON",
+    lambda: events_geojson(events),
+    f"{stem}.geojson",
+    "application/geo+json",
+    on_click="ignore",
 )
 
 if st.session_state.playing:

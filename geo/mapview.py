@@ -288,7 +288,7 @@ def scaled_events_layer(
             "key": f"cluster:{c.key}",
             "n": n,
             "label": scale.short_count(n),
-            "size": round(24 + 6 * math.log10(n)),
+            "size": round(20 + 4 * math.log10(n)),
             "c": _cluster_colour(n),
             "bounds": [[c.south, c.west], [c.north, c.east]],
             "zoom_to": zoom_to,

@@ -1,0 +1,66 @@
+"""End-to-end: a 100k-event story is drawn as grid clusters, and clicking one zooms in."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from bench.appserver import APP_READY, MAP_FRAME, Server, start_server, stop_server
+from tests.e2e.conftest import map_frame
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from bench.generate import generate_story  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+STORY = "synthetic-100000"
+QUERY = f"?story={STORY}"  # the whole year: 100k events in the window
+
+
+@pytest.fixture(scope="session")
+def big_server(tmp_path_factory) -> Iterator[Server]:
+    stories = tmp_path_factory.mktemp("big-stories")
+    generate_story(stories, 100_000, story_id=STORY)
+    srv = start_server(tmp_path_factory.mktemp("big-app"), {"DATELINE_STORIES_DIR": str(stories)})
+    yield srv
+    stop_server(srv)
+
+
+def _frame(page):
+    return page.locator(MAP_FRAME).element_handle().content_frame()
+
+
+def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
+    page, traffic = page_for(big_server, QUERY)
+    expect(page.get_by_text(re.compile(r"^100000 events$")).first).to_be_visible(timeout=60_000)
+    clusters = map_frame(page).locator(".dl-agg")
+    expect(clusters.first).to_be_visible(timeout=60_000)
+    assert clusters.count() >= 2
+    labels = clusters.all_inner_texts()
+    assert all(re.fullmatch(r"\d+(\.\d)?[kM]?", t) for t in labels), labels
+    frame = _frame(page)
+    # The map opens zoomed out; the app re-aggregates once the browser reports the real view.
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    zoom = frame.evaluate("window.map.getZoom()")
+    key = clusters.first.get_attribute("data-key")
+    assert key.startswith("cluster:z")
+
+    clusters.first.click()
+    frame.wait_for_function(f"window.map.getZoom() > {zoom}", timeout=30_000)
+    # Then the server sends the clusters (or single places) for the new zoom.
+    frame.wait_for_function(
+        """() => {
+            const z = window.map.getZoom();
+            const keys = Array.from(document.querySelectorAll('.dl-agg'),
+                                    (el) => el.dataset.key);
+            return keys.every((k) => k.startsWith('cluster:z' + z + '-'));
+        }""",
+        timeout=60_000,
+    )
+    assert frame.evaluate("window.map.getZoom()") > zoom
+    assert not traffic.console_errors, traffic.console_errors

@@ -1,0 +1,325 @@
+"""Tests for geo.scale (windowing and aggregation of big windows) and its use by geo.mapview."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from geo import scale
+from geo.mapview import events_layer, parse_key, story_layers
+from geo.story import load_story
+from geo.timeline import in_window
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from bench.generate import generate_story  # noqa: E402
+
+BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
+DAY0 = pd.Timestamp("2017-01-01")
+
+
+def make_events(starts: list[int], spans: list[int | None]) -> pd.DataFrame:
+    """Events sorted by date as the loader leaves them: day offsets from DAY0, span in days."""
+    order = np.argsort(starts, kind="stable")
+    date = [DAY0 + pd.Timedelta(days=starts[i]) for i in order]
+    end = [
+        pd.NaT if spans[i] is None else DAY0 + pd.Timedelta(days=starts[i] + spans[i])
+        for i in order
+    ]
+    return pd.DataFrame(
+        {
+            "id": [f"e{i}" for i in order],
+            "date": pd.to_datetime(pd.Series(date, dtype="datetime64[us]")),
+            "end_date": pd.to_datetime(pd.Series(end, dtype="datetime64[us]")),
+        }
+    )
+
+
+def brute_window(events: pd.DataFrame, lo: int, hi: int) -> pd.DataFrame:
+    first, last = DAY0 + pd.Timedelta(days=lo), DAY0 + pd.Timedelta(days=hi)
+    ends = events["end_date"].fillna(events["date"])
+    return events[(events["date"] <= last) & (ends >= first)]
+
+
+# --- windowing ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi", "ids"),
+    [
+        (0, 0, ["e0"]),
+        (1, 1, ["e0", "e1"]),  # e0 runs 0-3
+        (4, 4, []),
+        (5, 9, ["e2", "e3"]),
+        (12, 20, ["e3"]),  # e3 runs 9-30, starts before the window
+        (31, 40, []),
+    ],
+)
+def test_in_window_table(lo, hi, ids):
+    events = make_events([0, 1, 5, 9], [3, None, 0, 21])
+    assert (
+        list(in_window(events, DAY0 + pd.Timedelta(days=lo), DAY0 + pd.Timedelta(days=hi))["id"])
+        == ids
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 60), st.one_of(st.none(), st.integers(0, 20))),
+        max_size=40,
+    ),
+    st.integers(0, 80),
+    st.integers(0, 30),
+)
+def test_in_window_matches_a_full_scan(rows, lo, width):
+    events = make_events([r[0] for r in rows], [r[1] for r in rows])
+    got = in_window(events, DAY0 + pd.Timedelta(days=lo), DAY0 + pd.Timedelta(days=lo + width))
+    pd.testing.assert_frame_equal(got, brute_window(events, lo, lo + width))
+
+
+def test_whole_span_window_is_a_slice_not_a_copy():
+    events = make_events(list(range(50)), [None] * 50)
+    got = in_window(events, DAY0, DAY0 + pd.Timedelta(days=60))
+    assert len(got) == 50 and np.shares_memory(got["date"].to_numpy(), events["date"].to_numpy())
+
+
+# --- projection and viewport ------------------------------------------------------------------
+
+
+@given(st.floats(-80, 80), st.floats(-179, 179), st.integers(0, 18))
+def test_pixels_round_trip(lat, lon, zoom):
+    x, y = scale.to_pixels(lat, lon, zoom)
+    back_lat, back_lon = scale.to_latlon(x, y, zoom)
+    assert back_lat == pytest.approx(lat, abs=1e-9) and back_lon == pytest.approx(lon, abs=1e-9)
+
+
+def _state(zoom, s, w, n, e):
+    return {
+        "zoom": zoom,
+        "bounds": {"_southWest": {"lat": s, "lng": w}, "_northEast": {"lat": n, "lng": e}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"),
+    [
+        (_state(9, 33.0, 35.0, 34.0, 37.0), scale.Viewport(9, 33.0, 35.0, 34.0, 37.0)),
+        (_state(8.6, "33", "35", "34", "37"), scale.Viewport(9, 33.0, 35.0, 34.0, 37.0)),
+        (None, None),
+        ({}, None),
+        ({"zoom": 8}, None),
+        (_state(8, None, None, None, None), None),  # st_folium's default before the map loads
+        (_state(8, 34.0, 35.0, 33.0, 37.0), None),  # south above north
+        (_state("x", 33.0, 35.0, 34.0, 37.0), None),
+        (_state(8, float("nan"), 35.0, 34.0, 37.0), None),
+    ],
+)
+def test_viewport_from_state(state, expected):
+    assert scale.Viewport.from_state(state) == expected
+
+
+def test_fitting_contains_the_bounds_and_picks_leaflets_zoom():
+    levant = (29.6, 34.3, 37.3, 42.3)
+    view = scale.Viewport.fitting(levant, size_px=(800, 620))
+    assert view.zoom == 6
+    assert view.south <= levant[0] and view.north >= levant[2]
+    assert view.west <= levant[1] and view.east >= levant[3]
+    # One level closer it would not fit.
+    tighter = scale.Viewport.fitting((33.0, 35.0, 34.0, 36.0), size_px=(800, 620))
+    assert tighter.zoom > view.zoom
+
+
+def test_area_is_padded_and_stable_under_small_pans():
+    view = scale.Viewport(10, 33.8, 35.4, 34.0, 35.8)
+    area = view.area()
+    assert area.south < view.south and area.north > view.north
+    assert area.west < view.west and area.east > view.east
+    nudged = scale.Viewport(10, 33.8005, 35.4005, 34.0005, 35.8005)
+    assert nudged.area() == area
+
+
+# --- codes and counts --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def big_story(tmp_path_factory):
+    return load_story(generate_story(tmp_path_factory.mktemp("stories"), 5000, seed=3))
+
+
+def test_window_codes_from_story_codes_match_a_lookup(big_story):
+    codes = scale.place_codes(big_story.events, big_story.places)
+    assert (codes >= 0).all()
+    window = in_window(big_story.events, pd.Timestamp("2017-03-01"), pd.Timestamp("2017-03-31"))
+    fast = scale.window_codes(window, big_story.places, codes)
+    np.testing.assert_array_equal(fast, scale.place_codes(window, big_story.places))
+    ids = big_story.places["id"].to_numpy()[fast]
+    assert (ids == window["place_id"].to_numpy()).all()
+
+
+def test_place_summary_matches_groupby(big_story):
+    window = in_window(big_story.events, pd.Timestamp("2017-05-01"), pd.Timestamp("2017-06-30"))
+    codes = scale.place_codes(window, big_story.places)
+    wanted = np.array([0, 3, 7, 40])
+    got = scale.place_summary(window, codes, wanted)
+    for row in got.index:
+        evs = window[window["place_id"] == big_story.places["id"].iloc[row]]
+        assert got.loc[row, "events"] == len(evs)
+        assert got.loc[row, "first"] == evs["date"].min()
+        assert got.loc[row, "last"] == evs["end_date"].fillna(evs["date"]).max()
+        assert got.loc[row, "category"] == evs["category"].iloc[-1]
+    assert set(got.index) == {w for w in wanted if (codes == w).any()}
+
+
+# --- aggregation --------------------------------------------------------------------------------
+
+points = st.lists(
+    st.tuples(st.floats(29.0, 38.0), st.floats(34.0, 43.0), st.integers(0, 500)),
+    min_size=1,
+    max_size=300,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(points, st.integers(3, 14))
+def test_clusters_preserve_counts_and_hold_their_points(pts, zoom):
+    lat, lon, w = (np.array(v) for v in zip(*pts, strict=True))
+    cells = scale.grid_clusters(lat, lon, w, zoom)
+    assert cells["events"].sum() == w.sum()
+    assert cells["points"].sum() == len(lat)
+    assert cells["key"].is_unique
+    assert (cells["south"] <= cells["lat"] + 1e-9).all() and (
+        cells["lat"] <= cells["north"] + 1e-9
+    ).all()
+    assert (cells["west"] <= cells["lon"] + 1e-9).all() and (
+        cells["lon"] <= cells["east"] + 1e-9
+    ).all()
+    # Each cell's bounds fit in one grid cell: no cluster spans more than CELL_PX on screen.
+    x0, y1 = scale.to_pixels(cells["south"], cells["west"], zoom)
+    x1, y0 = scale.to_pixels(cells["north"], cells["east"], zoom)
+    assert ((x1 - x0) <= scale.CELL_PX + 1e-6).all() and ((y1 - y0) <= scale.CELL_PX + 1e-6).all()
+
+
+@pytest.mark.parametrize(
+    ("zoom", "coarser_than"),
+    [(5, 8), (8, 11), (11, 14)],
+)
+def test_zooming_in_splits_clusters(zoom, coarser_than, big_story):
+    lat = big_story.places["lat"].to_numpy(dtype=float)
+    lon = big_story.places["lon"].to_numpy(dtype=float)
+    w = np.ones(len(lat), dtype=int)
+    assert len(scale.grid_clusters(lat, lon, w, zoom)) < len(
+        scale.grid_clusters(lat, lon, w, coarser_than)
+    )
+
+
+@pytest.mark.parametrize(
+    ("viewport", "limit", "clustered"),
+    [
+        (scale.Viewport(6, 29.0, 33.0, 38.0, 44.0), 200, True),  # 250 places in view
+        (scale.Viewport(6, 29.0, 33.0, 38.0, 44.0), 10_000, False),
+        (scale.Viewport(11, 33.45, 36.2, 33.55, 36.4), 200, False),  # a few around Damascus
+        (scale.Viewport(14, 29.0, 33.0, 38.0, 44.0), 10, False),  # deepest zoom: never merged
+    ],
+)
+def test_plan_preserves_counts(big_story, viewport, limit, clustered):
+    places = big_story.places
+    lat = places["lat"].to_numpy(dtype=float)
+    lon = places["lon"].to_numpy(dtype=float)
+    window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
+    counts = scale.place_counts(scale.place_codes(window, places), len(places))
+    plan = scale.plan_layer(lat, lon, counts, viewport, limit=limit)
+    in_area = viewport.area().contains(lat, lon) & (counts > 0)
+    assert in_area.any()
+    # The sum over clusters and single places is every event in the (padded) view.
+    assert counts[plan.places].sum() + plan.clusters["events"].sum() == counts[in_area].sum()
+    assert (not plan.clusters.empty) == clustered
+    assert (plan.clusters["points"] >= 2).all()
+    assert set(plan.places) <= set(np.flatnonzero(in_area))
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (1, "1"),
+        (999, "999"),
+        (1000, "1k"),
+        (1234, "1.2k"),
+        (9_960, "10k"),
+        (12_345, "12k"),
+        (999_400, "999k"),
+        (999_999, "1M"),
+        (1_000_000, "1M"),
+        (2_345_678, "2.3M"),
+    ],
+)
+def test_short_count(n, text):
+    assert scale.short_count(n) == text
+
+
+@pytest.mark.parametrize(
+    ("tip", "cluster", "place"),
+    [
+        ("1,234 events at 12 places · click to zoom in [cluster:z8-150-101]", (8, 150, 101), None),
+        ("<b>Arsal</b> · 3 events [place:arsal]", None, ("place", "arsal")),
+        (None, None, None),
+    ],
+)
+def test_cluster_keys_are_not_selections(tip, cluster, place):
+    assert scale.parse_cluster_key(tip) == cluster
+    assert parse_key(tip) == place
+
+
+# --- the map layers -----------------------------------------------------------------------------
+
+
+def _features(element) -> list[dict]:
+    """Every GeoJSON feature under a folium element (GeoJson layers may sit in a cluster group)."""
+    out = []
+    for child in element._children.values():
+        data = getattr(child, "data", None)
+        if isinstance(data, dict) and "features" in data:
+            out += data["features"]
+        out += _features(child)
+    return out
+
+
+def test_big_window_layer_counts_every_event_once(big_story, monkeypatch):
+    monkeypatch.setattr(scale, "POINT_LIMIT", 100)  # the story's 250 places are "too many"
+    window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
+    codes = scale.place_codes(big_story.events, big_story.places)
+    view = scale.Viewport(6, 29.0, 33.0, 38.0, 44.0)
+    group = events_layer(window, {}, places=big_story.places, viewport=view, codes=codes)
+    feats = _features(group)
+    assert sum(f["properties"]["n"] for f in feats) == len(window)
+    keys = [f["properties"].get("key", "") for f in feats]
+    assert any(k.startswith("cluster:z6-") for k in keys)
+
+
+def test_zoomed_in_layer_draws_single_places_only(big_story):
+    window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
+    view = scale.Viewport(11, 33.45, 36.2, 33.55, 36.4)
+    feats = _features(events_layer(window, {}, places=big_story.places, viewport=view))
+    assert feats and all("[place:p" in f["properties"]["tip"] for f in feats)
+
+
+def test_bundled_story_is_drawn_as_before():
+    story = load_story(BUNDLED)
+    assert not scale.needs_viewport(len(story.events), len(story.places))
+    window = in_window(story.events, story.start, story.end)
+    plain = story_layers(story, window, story.end)
+    with_view = story_layers(
+        story,
+        window,
+        story.end,
+        viewport=scale.Viewport(12, 33.0, 35.0, 34.0, 36.0),
+        codes=scale.place_codes(story.events, story.places),
+    )
+    assert [len(_features(g)) for g in plain] == [len(_features(g)) for g in with_view]
+    assert [_features(g) for g in plain] == [_features(g) for g in with_view]
