@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
 ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
 # Seconds between frames of Play; tests set 0 to play a whole story in one run.
+DETAIL_ROWS = 50  # events listed for one clicked place
 TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
 PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
@@ -57,7 +58,8 @@ def _static_ready() -> Path:
 
 
 @st.cache_resource(max_entries=4)
-def _load(path: str, _fingerprint: tuple) -> Story:
+def _load(path: str, fingerprint: tuple) -> Story:
+    # fingerprint (file names and mtimes) is hashed with the path: an edited story reloads.
     # cache_resource, not cache_data: a big story is shared read-only instead of copied per rerun.
     return load_story(path)
 
@@ -76,7 +78,7 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     # Once per story: scanning a million events' actors on every rerun would cost seconds.
     story = _load(path, fingerprint)
     order = list(CATEGORY_COLOURS)
-    cats = sorted(set(story.events["category"]), key=lambda c: (order.index(c), c))
+    cats = sorted(story.events["category"].unique(), key=lambda c: (order.index(c), c))
     names = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
     return cats, all_actors(story.events), names
 
@@ -98,7 +100,7 @@ def _describe(story_id: str):
         s = get_story(stories[story_id].path)
     except StoryError:
         return (date.min, date.max), [], []
-    return (s.start, s.end), sorted(set(s.events["category"])), all_actors(s.events)
+    return (s.start, s.end), sorted(s.events["category"].unique()), all_actors(s.events)
 
 
 # --- state from the URL, once per session ------------------------------------------------------
@@ -308,6 +310,9 @@ def _source_name(source_id: str) -> str:
 
 
 def _event_lines(evs: pd.DataFrame) -> None:
+    if len(evs) > DETAIL_ROWS:
+        st.caption(f"The latest {DETAIL_ROWS} of {len(evs):,}; narrow the dates to see others.")
+        evs = evs.tail(DETAIL_ROWS)
     for _, ev in evs.iterrows():
         colour = CATEGORY_COLOURS.get(ev["category"], "#666")
         when = fmt_span(ev["date"], ev["end_date"] if pd.notna(ev["end_date"]) else ev["date"])

@@ -717,6 +717,8 @@ NOTES = """
   the events table); the "map drawn" columns show when the map itself is done. Loading a story is
   paid once and cached (`st.cache_resource`). Slider moves that remove no event leave the map
   unchanged and are not counted.
+- The machine's two cores are shared with other work: browser figures in particular have varied
+  by up to 2-3× between runs, so read them as orders of magnitude.
 """
 
 
