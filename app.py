@@ -267,7 +267,7 @@ map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
     st.markdown(
-        f"**{len(events)} events** · {window_text} · convoy and fronts as of **{fmt_day(end)}**"
+        f"**{len(events):,} events** · {window_text} · convoy and fronts as of **{fmt_day(end)}**"
     )
     fmap = base_map(story, _basemap(), online_tiles=ONLINE_TILES)
     sel_kind, _, sel_id = (st.session_state.selected or "").partition(":")
