@@ -57,7 +57,13 @@ def ensure_env(dev: bool) -> None:
 def run(args: list[str]) -> int:
     ensure_env(dev=False)
     cmd = [str(PY), "-m", "streamlit", "run", "app.py", *args]
-    print("Dateline: open http://localhost:8501 in a browser (Ctrl+C stops it).", flush=True)
+    port = "8501"
+    for n, arg in enumerate(args):
+        if arg.startswith("--server.port="):
+            port = arg.split("=", 1)[1]
+        elif arg == "--server.port" and n + 1 < len(args):
+            port = args[n + 1]
+    print(f"Dateline: open http://localhost:{port} in a browser (Ctrl+C stops it).", flush=True)
     return subprocess.call(cmd, cwd=ROOT)
 
 
