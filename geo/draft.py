@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 
 import pandas as pd
+from geopy.location import Location
 
 from geo.extract import Extraction
 from geo.gazetteer import GazetteerPlace
@@ -91,6 +92,27 @@ def use_candidate(places: pd.DataFrame, key: str, cand: GazetteerPlace) -> pd.Da
     ]
     out.loc[key, ["country", "kind"]] = [cand.country or "", _kind(cand.kind)]
     return out
+
+
+def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
+    """The places table with one more row for a geocoded ``location`` (raw as the chain gives)."""
+    raw = location.raw or {}
+    name = str(raw.get("name") or location.address.split(",")[0]).strip()
+    key = str(raw.get("id") or name)
+    if key in places.index:
+        return places
+    row = {
+        "keep": True,
+        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "name": name,
+        "kind": _kind(str(raw.get("kind") or "town")),
+        "country": str(raw.get("country") or ""),
+        "lat": round(location.latitude, 5),
+        "lon": round(location.longitude, 5),
+        "radius_m": int(raw.get("radius_m") or 5000),
+        "mentions": 0,
+    }
+    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
 
 
 def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from streamlit_folium import st_folium
 
 from geo.draft import (
     DraftMeta,
+    add_place,
     draft_events,
     draft_places,
     place_candidates,
@@ -22,6 +23,8 @@ from geo.draft import (
 )
 from geo.extract import extract
 from geo.gazetteer import Gazetteer
+from geo.geocoders.chain import GeocoderChain
+from geo.geocoders.offline import OfflineGazetteerGeocoder
 from geo.library import BUNDLED, DEFAULT_STORY, user_stories_dir
 from geo.mapview import base_map, load_basemap, story_layers
 from geo.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
@@ -52,6 +55,12 @@ def _gazetteer() -> Gazetteer:
     if bundled.is_dir():
         places = load_story(bundled).places
     return Gazetteer.load(places)
+
+
+@st.cache_resource
+def _chain() -> GeocoderChain:
+    # Offline first; online only when DATELINE_ONLINE_GEOCODER turns it on.
+    return GeocoderChain.from_env(OfflineGazetteerGeocoder(_gazetteer()))
 
 
 @st.cache_resource
@@ -197,29 +206,6 @@ else:
             "mentions": st.column_config.NumberColumn("mentions", disabled=True),
         },
     )
-    with st.expander("Change a place's match"):
-        names = {k: f"{r['name']} ({r['id']})" for k, r in places.iterrows()}
-        key = st.selectbox("Place", list(names), format_func=names.get, key="match_place")
-        cands = st.session_state.candidates.get(key, [])
-        if not cands:
-            st.caption("No other candidates in the gazetteer.")
-        else:
-            idx = st.selectbox(
-                "Other matches",
-                range(len(cands)),
-                format_func=lambda i: (
-                    f"{cands[i].name}, {cands[i].country} "
-                    f"({cands[i].lat:.3f}, {cands[i].lon:.3f}"
-                    + (f", pop. {cands[i].population:,}" if cands[i].population else "")
-                    + ")"
-                ),
-                key="match_cand",
-            )
-            if st.button("Use this match"):
-                st.session_state.places = use_candidate(places, key, cands[idx])
-                st.session_state.editor_version += 1
-                st.rerun()
-
     # --- 3. events ---------------------------------------------------------------------------
     st.markdown("##### Draft events")
     st.caption(
@@ -243,6 +229,56 @@ else:
             "sentence": None,  # hidden: kept to tell rewritten summaries from copies
         },
     )
+
+    # Place fixes come after the events table so that its unsaved edits are kept.
+    with st.expander("Add a place the machine missed"):
+        missing = st.text_input(
+            "Place name",
+            key="add_place_name",
+            placeholder="e.g. Jusiyah, or a village the text names",
+        )
+        if st.button("Look it up") and missing.strip():
+            found = _chain().geocode(missing.strip())
+            for warning in found.warnings:
+                st.warning(warning)
+            if found.location is None:
+                st.error(
+                    f"{missing!r} is not in the offline gazetteer"
+                    + (
+                        ""
+                        if _chain().online_enabled
+                        else " (an online geocoder can be turned on: see the README)"
+                    )
+                    + ". Add it by hand in places.csv after saving."
+                )
+            else:
+                st.session_state.places = add_place(places, found.location)
+                st.session_state.events = events
+                st.session_state.editor_version += 1
+                st.rerun()
+    with st.expander("Change a place's match"):
+        names = {k: f"{r['name']} ({r['id']})" for k, r in places.iterrows()}
+        key = st.selectbox("Place", list(names), format_func=names.get, key="match_place")
+        cands = st.session_state.candidates.get(key, [])
+        if not cands:
+            st.caption("No other candidates in the gazetteer.")
+        else:
+            idx = st.selectbox(
+                "Other matches",
+                range(len(cands)),
+                format_func=lambda i: (
+                    f"{cands[i].name}, {cands[i].country} "
+                    f"({cands[i].lat:.3f}, {cands[i].lon:.3f}"
+                    + (f", pop. {cands[i].population:,}" if cands[i].population else "")
+                    + ")"
+                ),
+                key="match_cand",
+            )
+            if st.button("Use this match"):
+                st.session_state.places = use_candidate(places, key, cands[idx])
+                st.session_state.events = events
+                st.session_state.editor_version += 1
+                st.rerun()
 
     # --- 4. preview and save -----------------------------------------------------------------
     title = st.text_input("Story title", key="story_title", placeholder="A short headline")

@@ -79,3 +79,22 @@ def test_publication_date_defaults_to_the_texts_latest_full_date(stories):
     assert not at.exception, at.exception
     assert any("28 August 2017" in i.value for i in at.info)
     assert at.session_state.published_on == date(2017, 8, 28)
+
+
+def test_add_a_missed_place_offline(stories):
+    at = extract(run_page(), ARTICLE)
+    before = len(at.session_state.places)
+    at.text_input(key="add_place_name").set_value("Palmyra")
+    next(b for b in at.button if b.label == "Look it up").click().run()
+    assert not at.exception, at.exception
+    places = at.session_state.places
+    assert len(places) == before + 1
+    row = places[places["name"] == "Palmyra"].iloc[0]
+    assert abs(row["lat"] - 34.56) < 0.05 and abs(row["lon"] - 38.28) < 0.05
+
+
+def test_unknown_place_says_so(stories):
+    at = extract(run_page(), ARTICLE)
+    at.text_input(key="add_place_name").set_value("Xqzvillewock")
+    next(b for b in at.button if b.label == "Look it up").click().run()
+    assert any("is not in the offline gazetteer" in e.value for e in at.error)
