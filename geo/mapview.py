@@ -169,9 +169,12 @@ def events_layer(
         return scaled_events_layer(events, places, viewport, codes)
     group = folium.FeatureGroup(name="Events")
     features = []
-    for place_id, evs in events.groupby("place_id", sort=False):
-        evs = evs.sort_values("date")
-        latest = evs.iloc[-1]
+    # Plain dicts, not per-group DataFrames: pandas' per-row overhead was most of a rerun.
+    by_place: dict[str, list[dict]] = {}
+    for rec in events.sort_values("date", kind="stable").to_dict("records"):
+        by_place.setdefault(rec["place_id"], []).append(rec)
+    for place_id, evs in by_place.items():
+        latest = evs[-1]
         n = len(evs)
         colour = CATEGORY_COLOURS.get(latest["category"], "#666")
         size = 22 if n > 1 else 16
@@ -181,14 +184,14 @@ def events_layer(
             f"width:{size}px;height:{size}px;"
             f'line-height:{size}px">{label}</div>'
         )
-        last = evs["end_date"].fillna(evs["date"]).max()
+        last = max(e["date"] if pd.isna(e["end_date"]) else e["end_date"] for e in evs)
         tip = (
-            f"<b>{escape(latest['place_name'])}</b> · {escape(fmt_span(evs['date'].min(), last))}"
+            f"<b>{escape(latest['place_name'])}</b> · {escape(fmt_span(evs[0]['date'], last))}"
             f" · {n} event{'s' if n > 1 else ''} [place:{place_id}]"
         )
-        shown = evs.iloc[::-1].head(12)
+        shown = evs[::-1][:12]
         popup = f"<h4>{escape(latest['place_name'])}</h4>" + "".join(
-            _event_html(ev, sources) for _, ev in shown.iterrows()
+            _event_html(ev, sources) for ev in shown
         )
         if n > len(shown):
             popup += f"<p>+ {n - len(shown)} earlier events: see the details panel.</p>"
