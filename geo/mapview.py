@@ -596,13 +596,13 @@ def base_map(
         folium.GeoJson(
             basemap,
             name="Country outlines (offline)",
+            # No hover tooltip: it followed the mouse everywhere and covered the markers.
             style_function=lambda _f: {
                 "color": "#8a8f98",
                 "weight": 1.2,
                 "fillColor": "#f6f3ec",
                 "fillOpacity": 1,
             },
-            tooltip=folium.GeoJsonTooltip(fields=["name"], labels=False),
             overlay=False,
             control=True,
         ).add_to(m)
