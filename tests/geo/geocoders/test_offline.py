@@ -15,6 +15,7 @@ from geopy.point import Point
 
 from geo.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
 from geo.geocoders.offline import OfflineGazetteerGeocoder, parse_coordinates
+from tests.helpers import city
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 RAW_KEYS = {
@@ -29,18 +30,6 @@ RAW_KEYS = {
     "geonames_id",
     "source",
 }
-
-
-def city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: str) -> dict:
-    return {
-        "geonameid": gid,
-        "name": name,
-        "latitude": lat,
-        "longitude": lon,
-        "countrycode": cc,
-        "population": pop,
-        "alternatenames": list(alts),
-    }
 
 
 SMALL_WORLD = [
