@@ -83,8 +83,11 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     return cats, all_actors(story.events), names
 
 
-def get_story(path: Path) -> Story:
-    return _load(str(path), _fingerprint(path))
+def get_story(story_id: str) -> tuple[Story, tuple[list[str], list[str], dict[str, str]]]:
+    """The story and its facets (categories, actors, source names), both cached per version."""
+    path = stories[story_id].path
+    fingerprint = _fingerprint(path)
+    return _load(str(path), fingerprint), _facets(str(path), fingerprint)
 
 
 _static_ready()
@@ -97,10 +100,10 @@ default_story = DEFAULT_STORY if DEFAULT_STORY in stories else next(iter(stories
 
 def _describe(story_id: str):
     try:
-        s = get_story(stories[story_id].path)
+        s, (cats, acts, _) = get_story(story_id)
     except StoryError:
         return (date.min, date.max), [], []
-    return (s.start, s.end), sorted(s.events["category"].unique()), all_actors(s.events)
+    return (s.start, s.end), cats, acts
 
 
 # --- state from the URL, once per session ------------------------------------------------------
@@ -140,15 +143,11 @@ with st.sidebar:
     )
 
 try:
-    story = get_story(stories[story_id].path)
+    story, (categories, actors, source_names) = get_story(story_id)
 except StoryError as exc:
     st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
     st.code("\n".join(str(p) for p in exc.problems), language=None)
     st.stop()
-
-categories, actors, source_names = _facets(
-    str(stories[story_id].path), _fingerprint(stories[story_id].path)
-)
 
 # A story switch resets the window and filters to the new story's own.
 if st.session_state.get("window_for") != story_id:
