@@ -15,9 +15,6 @@ import streamlit as st
 from streamlit_folium import st_folium
 
 from geo.assets import install_static
-from geo.details import convoy_details, front_details, place_details
-from geo.export import events_csv, events_geojson
-from geo.library import DEFAULT_STORY, find_stories
 from geo.mapview import (
     CATEGORY_COLOURS,
     base_map,
@@ -30,10 +27,13 @@ from geo.mapview import (
     story_layers,
 )
 from geo.scale import Viewport, needs_viewport, place_codes
-from geo.storage import story_zip
-from geo.story import Story, StoryError, load_story
-from geo.timeline import all_actors, events_per_day, filter_events, held_area_series
-from geo.urlstate import LAYERS, View, parse_view, to_params
+from geo.story.details import convoy_details, front_details, place_details
+from geo.story.export import events_csv, events_geojson
+from geo.story.library import DEFAULT_STORY, find_stories
+from geo.story.load import Story, StoryError, load_story
+from geo.story.storage import story_zip
+from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_series
+from geo.story.urlstate import LAYERS, View, parse_view, to_params
 
 ROOT = Path(__file__).resolve().parent
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from geo.atomic import atomic_write_bytes, atomic_write_text  # noqa: E402
-from geo.story import CATEGORIES, CONFIDENCE, EVENT_COLUMNS  # noqa: E402
+from geo.story.load import CATEGORIES, CONFIDENCE, EVENT_COLUMNS  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 SEED = 6

@@ -124,8 +124,8 @@ def worker_ours(path: Path, repeats: int) -> dict:
     """Load, one-month filter, and map build + payload for one month and for the whole span."""
     from geo import scale
     from geo.mapview import base_map, load_basemap, story_layers
-    from geo.story import load_story
-    from geo.timeline import filter_events
+    from geo.story.load import load_story
+    from geo.story.timeline import filter_events
 
     out: dict = {}
     out["load"], story = timed(lambda: load_story(path), max(1, repeats // 2))
@@ -169,7 +169,7 @@ def worker_naive(path: Path, repeats: int, page_out: str) -> dict:
     """The same figures for bench/naive.py; the whole-span page is saved for the browser."""
     from bench import naive
     from geo.assets import localize
-    from geo.story import load_story
+    from geo.story.load import load_story
 
     span = load_story(path).meta["span"]  # only for the dates: not part of the naive timing
     out: dict = {}

@@ -8,7 +8,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     commands = {
-        "validate": ("geo.story", "run_validate"),
+        "validate": ("geo.story.load", "run_validate"),
         "geocode": ("geo.geocoders.cli", "run_geocode"),
         "extract": ("geo.extract", "run_extract"),
     }

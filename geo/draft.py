@@ -14,8 +14,8 @@ from geopy.location import Location
 from geo.extract import Extraction
 from geo.gazetteer import GazetteerPlace
 from geo.names import slugify
-from geo.storage import story_files
-from geo.story import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
+from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
+from geo.story.storage import story_files
 
 PLACE_TABLE = ("keep", "id", "name", "kind", "country", "lat", "lon", "radius_m", "mentions")
 EVENT_TABLE = (

@@ -24,8 +24,14 @@ from jinja2 import Template
 
 from geo import scale
 from geo.assets import localize
-from geo.story import FIGURES, Story
-from geo.timeline import convoy_current, convoy_distance_km, convoy_paths, convoy_until, fronts_on
+from geo.story.load import FIGURES, Story
+from geo.story.timeline import (
+    convoy_current,
+    convoy_distance_km,
+    convoy_paths,
+    convoy_until,
+    fronts_on,
+)
 
 CATEGORY_COLOURS = {
     "offensive": "#d62728",

@@ -25,10 +25,10 @@ from geo.extract import extract
 from geo.gazetteer import Gazetteer
 from geo.geocoders.chain import GeocoderChain
 from geo.geocoders.offline import OfflineGazetteerGeocoder
-from geo.library import BUNDLED, DEFAULT_STORY, user_stories_dir
 from geo.mapview import base_map, load_basemap, story_layers
-from geo.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
-from geo.story import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
+from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
+from geo.story.load import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
+from geo.story.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BYTES = 1_000_000

@@ -80,8 +80,9 @@ def test_convoy_and_front_on_28_august(server, page_for):
     expect(frame.locator(".dl-pin").first).to_be_visible(timeout=30_000)
     # Leaflet draws vector layers as SVG paths: the convoy's route and the enclave outline.
     convoy = frame.locator("path.leaflet-interactive[stroke='#0b4f8a']")
-    front = frame.locator("path.leaflet-interactive[fill='#e0675f'], "
-                          "path.leaflet-interactive[fill='#a36cc4']")
+    front = frame.locator(
+        "path.leaflet-interactive[fill='#e0675f'], path.leaflet-interactive[fill='#a36cc4']"
+    )
     expect(convoy.first).to_be_attached()
     expect(front.first).to_be_attached()
     assert not traffic.console_errors, traffic.console_errors

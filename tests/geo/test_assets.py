@@ -20,7 +20,7 @@ from geo.assets import (
     localize,
 )
 from geo.mapview import standalone_html
-from geo.story import Story, load_story
+from geo.story.load import Story, load_story
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
 

@@ -23,7 +23,7 @@ from geo.draft import (
 from geo.extract import extract
 from geo.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import slugify
-from geo.story import StoryError
+from geo.story.load import StoryError
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ARTICLE = (FIXTURES / "articles" / "wire_arsal.txt").read_text()

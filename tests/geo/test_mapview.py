@@ -27,8 +27,8 @@ from geo.mapview import (
     standalone_html,
     story_layers,
 )
-from geo.story import Story, load_story
-from geo.timeline import filter_events
+from geo.story.load import Story, load_story
+from geo.story.timeline import filter_events
 from tests.helpers import copy_mini, replace
 
 MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"

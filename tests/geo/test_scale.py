@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from geo import scale
 from geo.mapview import events_layer, parse_key, story_layers
-from geo.story import load_story
-from geo.timeline import in_window
+from geo.story.load import load_story
+from geo.story.timeline import in_window
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))

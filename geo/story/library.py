@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = Path(__file__).resolve().parents[1] / "data" / "stories"
+BUNDLED = Path(__file__).resolve().parents[2] / "data" / "stories"
 DEFAULT_STORY = "qalamoun-2017"
 
 

@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 
-from geo.story import EVENT_COLUMNS, FIGURES
+from geo.story.load import EVENT_COLUMNS, FIGURES
 
 
 def _story_format(events: pd.DataFrame) -> pd.DataFrame:

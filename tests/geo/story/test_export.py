@@ -1,4 +1,4 @@
-"""Tests for geo.export: the CSV download loads back as a story file; the GeoJSON is valid."""
+"""Tests for geo.story.export: the CSV download loads back as a story file; the GeoJSON is valid."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from geo.export import events_csv, events_geojson
-from geo.story import EVENT_COLUMNS, FIGURES, Story, load_story
-from geo.timeline import filter_events
-
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+from geo.story.export import events_csv, events_geojson
+from geo.story.load import EVENT_COLUMNS, FIGURES, Story, load_story
+from geo.story.timeline import filter_events
+from tests.helpers import MINI
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Tests for geo.timeline: window filters, the convoy on a day, fronts on a day, daily series."""
+"""Tests for geo.story.timeline: window filters, the convoy and fronts on a day, series."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from geopy.distance import geodesic
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geo.story import Story, load_story
-from geo.timeline import (
+from geo.story.load import Story, load_story
+from geo.story.timeline import (
     all_actors,
     convoy_current,
     convoy_distance_km,
@@ -28,8 +28,8 @@ from geo.timeline import (
     held_area_series,
     in_window,
 )
+from tests.helpers import MINI
 
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
 # The fixture's convoy positions (lat, lon): c1 at the crossing, c2 own, c3/c4 Palmyra, c5 own.
 C1, C2, C3, C5 = (34.2, 36.6), (34.40, 37.50), (34.5624, 38.28402), (34.70, 38.90)
 ALL_EVENTS = ["e1", "e2", "e3", "e4", "e6", "e5"]  # in date order

@@ -1,4 +1,4 @@
-"""Tests for geo.details: what the panel shows for a clicked place, convoy position or front."""
+"""Tests for geo.story.details: what the panel shows for a clicked place, convoy or front."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from geopy.distance import geodesic
 
-from geo.details import convoy_details, front_details, landmarks, place_details
-from geo.story import Story, load_story
+from geo.story.details import convoy_details, front_details, landmarks, place_details
+from geo.story.load import Story, load_story
+from tests.helpers import MINI
 
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
 COORDS = {
     "beirut": (33.89332, 35.50157),
     "baalbek": (34.00583, 36.21806),

@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 import tomli_w
 
-from geo.export import events_csv
 from geo.names import slugify
-from geo.story import CONVOY_COLUMNS, PLACE_COLUMNS, Story, StoryError, load_story
+from geo.story.export import events_csv
+from geo.story.load import CONVOY_COLUMNS, PLACE_COLUMNS, Story, StoryError, load_story
 
 STORY_FILES = (
     "story.toml",

@@ -1,4 +1,4 @@
-"""Tests for geo.urlstate: a view survives a round trip through the URL; bad values fall back."""
+"""Tests for geo.story.urlstate: a view survives a URL round trip; bad values fall back."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from geo.urlstate import LAYERS, View, parse_view, to_params
+from geo.story.urlstate import LAYERS, View, parse_view, to_params
 
 SPANS = {
     "mini": (date(2017, 8, 1), date(2017, 8, 31)),

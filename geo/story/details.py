@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 from geo.geometry import distance_km
-from geo.story import Story
-from geo.timeline import convoy_distance_km, in_window
+from geo.story.load import Story
+from geo.story.timeline import convoy_distance_km, in_window
 
 
 def landmarks(story: Story) -> list[str]:

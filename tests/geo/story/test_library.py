@@ -1,4 +1,4 @@
-"""Tests for geo.library: finding story folders, bundled and the user's own."""
+"""Tests for geo.story.library: finding story folders, bundled and the user's own."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from geo.library import BUNDLED, DEFAULT_STORY, StoryEntry, find_stories, user_stories_dir
-from geo.story import load_story
-
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+from geo.story.library import BUNDLED, DEFAULT_STORY, StoryEntry, find_stories, user_stories_dir
+from geo.story.load import load_story
+from tests.helpers import MINI
 
 
 def make_story(folder: Path, name: str, title: str | None = None) -> Path:

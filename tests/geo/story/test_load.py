@@ -1,4 +1,4 @@
-"""Tests for geo.story: loading a good story and reporting every problem of a broken one."""
+"""Tests for geo.story.load: loading a good story and reporting every problem of a broken one."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from geo.__main__ import main
-from geo.story import StoryError, load_story
+from geo.story.load import StoryError, load_story
 from tests.helpers import MINI, copy_mini, replace
 
 

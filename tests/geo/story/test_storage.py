@@ -1,13 +1,13 @@
-"""Tests for geo.storage: atomic saves, no overwrite, invalid stories never saved, zips."""
+"""Tests for geo.story.storage: atomic saves, no overwrite, invalid stories never saved, zips."""
 
 from __future__ import annotations
 
 import zipfile
-from pathlib import Path
 
 import pytest
 
-from geo.storage import (
+from geo.story.load import load_story
+from geo.story.storage import (
     StoryError,
     StoryExistsError,
     files_from_zip,
@@ -15,9 +15,7 @@ from geo.storage import (
     story_files,
     story_zip,
 )
-from geo.story import load_story
-
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+from tests.helpers import MINI
 
 
 def mini_files() -> dict[str, bytes]:

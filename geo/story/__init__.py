@@ -1,0 +1,1 @@
+"""The story wing: load and validate a story, storage, timeline, details, export, URL state."""
