@@ -18,7 +18,7 @@ from geopy.geocoders.base import Geocoder
 from geopy.location import Location
 
 from geo.atomic import atomic_write_text
-from geo.gazetteer import default_cache_dir
+from geo.geocoders.gazetteer import default_cache_dir
 from geo.geocoders.offline import OfflineGazetteerGeocoder, check_query
 from geo.geometry import distance_km
 

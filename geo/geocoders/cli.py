@@ -12,8 +12,8 @@ import pandas as pd
 from geopy.exc import GeocoderQueryError
 from geopy.location import Location
 
-from geo.gazetteer import Gazetteer
 from geo.geocoders.chain import ChainResult, GeocoderChain
+from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder, parse_coordinates
 
 DEFAULT_STORY = Path(__file__).resolve().parents[2] / "data" / "stories" / "qalamoun-2017"

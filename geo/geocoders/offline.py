@@ -15,7 +15,7 @@ from geopy.geocoders.base import DEFAULT_SENTINEL, Geocoder
 from geopy.location import Location
 from geopy.point import Point
 
-from geo.gazetteer import Gazetteer, GazetteerPlace
+from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import normalize
 
 __all__ = ("OfflineGazetteerGeocoder", "check_query", "parse_coordinates", "place_to_location")
@@ -68,7 +68,7 @@ def check_query(query: object) -> str:
 
 
 class OfflineGazetteerGeocoder(Geocoder):
-    """Geocoder over :class:`geo.gazetteer.Gazetteer`: story places, then GeoNames.
+    """Geocoder over :class:`geo.geocoders.gazetteer.Gazetteer`: story places, then GeoNames.
 
     Synchronous only: it never touches the network, so it takes no adapter. Ambiguous names
     come back ranked by closeness to the story's area, then by population.

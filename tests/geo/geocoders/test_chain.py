@@ -18,7 +18,6 @@ from geopy.geocoders import Nominatim
 from geopy.geocoders.base import DEFAULT_SENTINEL, Geocoder
 from geopy.location import Location
 
-from geo.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
 from geo.geocoders import chain as chain_module
 from geo.geocoders.chain import (
     DEFAULT_ONLINE_RADIUS_M,
@@ -26,9 +25,10 @@ from geo.geocoders.chain import (
     GeocoderChain,
     online_radius_m,
 )
+from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
 from geo.geocoders.offline import OfflineGazetteerGeocoder
+from tests.helpers import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 UNKNOWN = "Jurud Qara"  # in neither the story nor the small GeoNames below
 
 # What Nominatim sends back for a village: its point and bounding box (~1.4 km across).

@@ -15,8 +15,8 @@ from geopy.location import Location
 from geo.__main__ import main
 from geo.geocoders import chain as chain_module
 from geo.geocoders.cli import run_geocode
+from tests.helpers import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 FIELDS = {"query", "found", "name", "lat", "lon", "radius_m", "source", "id", "country", "kind"}
 
 

@@ -13,11 +13,13 @@ from geopy.geocoders.base import Geocoder
 from geopy.location import Location
 from geopy.point import Point
 
-from geo.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
+from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
 from geo.geocoders.offline import OfflineGazetteerGeocoder, parse_coordinates
-from tests.helpers import city
+from tests.helpers import (
+    FIXTURES,
+    city,
+)
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 RAW_KEYS = {
     "id",
     "name",

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from geo import gazetteer
-from geo.gazetteer import (
+from geo.geocoders import gazetteer
+from geo.geocoders.gazetteer import (
     Gazetteer,
     build_geonames_index,
     geonames_kind,
@@ -22,10 +22,12 @@ from geo.gazetteer import (
     story_places_from_frame,
 )
 from geo.geometry import distance_km
-from tests.helpers import city
+from tests.helpers import (
+    FIXTURES,
+    city,
+)
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-BUNDLED = Path(__file__).resolve().parents[2] / "data" / "stories" / "qalamoun-2017"
+BUNDLED = Path(__file__).resolve().parents[3] / "data" / "stories" / "qalamoun-2017"
 NEAR_LEBANON = (34.0, 36.5)
 
 
