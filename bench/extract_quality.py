@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from geo.extract import Extraction, extract, load_story_places  # noqa: E402
-from geo.gazetteer import Gazetteer  # noqa: E402
+from geo.geocoders.gazetteer import Gazetteer  # noqa: E402
 from geo.geometry import distance_km  # noqa: E402
 from geo.names import normalize  # noqa: E402
 
@@ -187,7 +187,7 @@ def table(scores: list[Score]) -> str:
 
 def thousand_words(paths: list[Path]) -> str:
     """A 1,000-word text made of the fixture articles' plain text, repeated as needed."""
-    from geo.textclean import to_plain_text
+    from geo.extract.textclean import to_plain_text
 
     words: list[str] = []
     while len(words) < 1000:

@@ -1,4 +1,4 @@
-"""Regenerate ``geo/data/countries.csv`` from Natural Earth 10 m admin-0 shapes (public domain).
+"""Regenerate ``geo/extract/data/countries.csv`` from Natural Earth 10 m admin-0 (public domain).
 
 Run once when the table needs refreshing: ``python bench/make_countries.py``. The point of a
 country is the centroid of its largest polygon (the mainland, so France is not pulled towards
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from geo.atomic import atomic_write_text
 from geo.geometry import distance_km
 
-OUT = Path(__file__).resolve().parents[1] / "geo" / "data" / "countries.csv"
+OUT = Path(__file__).resolve().parents[1] / "geo" / "extract" / "data" / "countries.csv"
 
 # Adjectives and people words: a vote for the country, never a place on the map.
 DEMONYMS = {

@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from geo.extract_actors import ActorMention, find_actors
-from geo.extract_dateline import Dateline, find_dateline
-from geo.extract_dates import DateMention, find_dates
-from geo.extract_events import DraftEvent, draft_events
-from geo.extract_figures import Figure, find_figures
-from geo.extract_places import PlaceMention, find_places
-from geo.extract_sentences import Sentence, split_sentences
-from geo.gazetteer import Gazetteer
+from geo.extract.actors import ActorMention, find_actors
+from geo.extract.dateline import Dateline, find_dateline
+from geo.extract.dates import DateMention, find_dates
+from geo.extract.events import DraftEvent, draft_events
+from geo.extract.figures import Figure, find_figures
+from geo.extract.places import PlaceMention, find_places
+from geo.extract.sentences import Sentence, split_sentences
+from geo.extract.textclean import TextFormat, to_plain_text
+from geo.geocoders.gazetteer import Gazetteer
 from geo.names import normalize
-from geo.textclean import TextFormat, to_plain_text
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from geo.extract_sentences import Sentence, sentence_index
+from geo.extract.sentences import Sentence, sentence_index
 
 ACTORS_FILE = Path(__file__).parent / "data" / "actors.toml"
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from geo.extract_dates import month_number, nearest_year
+from geo.extract.dates import month_number, nearest_year
 
 # How many opening lines (a headline, a byline) may come before the dateline.
 _MAX_LEAD_LINES = 4

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from geo.extract_sentences import Sentence, sentence_index
+from geo.extract.sentences import Sentence, sentence_index
 
 Granularity = Literal["day", "week", "month", "year", "span"]
 DateKind = Literal["absolute", "weekday", "relative", "duration", "since", "year", "month"]

@@ -12,7 +12,7 @@ import pandas as pd
 from geopy.location import Location
 
 from geo.extract import Extraction
-from geo.gazetteer import GazetteerPlace
+from geo.geocoders.gazetteer import GazetteerPlace
 from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
 from geo.story.storage import story_files

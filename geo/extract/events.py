@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from geo.extract_actors import ActorMention
-from geo.extract_dates import DateMention
-from geo.extract_figures import Figure
-from geo.extract_places import PlaceMention
-from geo.extract_sentences import Sentence
+from geo.extract.actors import ActorMention
+from geo.extract.dates import DateMention
+from geo.extract.figures import Figure
+from geo.extract.places import PlaceMention
+from geo.extract.sentences import Sentence
 
 # First matching category wins: the specific before the general.
 CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (

@@ -18,8 +18,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
 
-from geo.extract_actors import ActorMention
-from geo.extract_regions import (
+from geo.extract.actors import ActorMention
+from geo.extract.regions import (
     QUALIFIERS,
     CountryTable,
     border_place,
@@ -27,8 +27,8 @@ from geo.extract_regions import (
     load_countries,
     us_state_names,
 )
-from geo.extract_sentences import Sentence, sentence_index
-from geo.gazetteer import Gazetteer, GazetteerPlace
+from geo.extract.sentences import Sentence, sentence_index
+from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import ARTICLES, normalize
 
 WORDS_FILE = Path(__file__).parent / "data" / "not_places.toml"

@@ -1,6 +1,6 @@
 """Countries, demonyms, directional regions ("eastern Syria") and borders for the extractor.
 
-Countries come from ``geo/data/countries.csv`` (Natural Earth 10 m admin-0, public domain;
+Countries come from ``geo/extract/data/countries.csv`` (Natural Earth 10 m admin-0, public domain;
 ``bench/make_countries.py`` rebuilds it): the centroid of each country's mainland and a radius
 that holds all of it.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from geopy.distance import geodesic
 
-from geo.gazetteer import GazetteerPlace
+from geo.geocoders.gazetteer import GazetteerPlace
 from geo.geometry import distance_km
 from geo.names import normalize
 

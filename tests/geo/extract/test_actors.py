@@ -1,4 +1,4 @@
-"""Tests for geo.extract_actors."""
+"""Tests for geo.extract.actors."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from geo.extract_actors import find_actors, load_actors
+from geo.extract.actors import find_actors, load_actors
 
 
 def names(text: str) -> list[tuple[str, str, bool]]:

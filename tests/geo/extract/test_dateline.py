@@ -1,4 +1,4 @@
-"""Tests for geo.extract_dateline."""
+"""Tests for geo.extract.dateline."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from geo.extract_dateline import find_dateline
+from geo.extract.dateline import find_dateline
 
 PUB = date(2017, 8, 28)
 

@@ -1,4 +1,4 @@
-"""Tests for geo.extract_dates: each case is (text, publication date, [(words, first, last)])."""
+"""Tests for geo.extract.dates: each case is (text, publication date, [(words, first, last)])."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from geo.extract_dates import clause_tense, find_dates, resolve_weekday, units_before
-from geo.extract_sentences import split_sentences
+from geo.extract.dates import clause_tense, find_dates, resolve_weekday, units_before
+from geo.extract.sentences import split_sentences
 
 MON = date(2017, 8, 28)  # the reference article's Monday
 D = date

@@ -1,15 +1,15 @@
-"""Tests for geo.draft: extraction to editable tables, and tables back to a valid story."""
+"""Tests for geo.extract.draft: extraction to editable tables, and tables back to a valid story."""
 
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pandas as pd
 import pytest
 from geopy.location import Location
 
-from geo.draft import (
+from geo.extract import extract
+from geo.extract.draft import (
     DraftMeta,
     add_place,
     draft_events,
@@ -20,12 +20,11 @@ from geo.draft import (
     unrewritten,
     use_candidate,
 )
-from geo.extract import extract
-from geo.gazetteer import Gazetteer, GazetteerPlace
+from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import slugify
 from geo.story.load import StoryError
+from tests.helpers import FIXTURES
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ARTICLE = (FIXTURES / "articles" / "wire_arsal.txt").read_text()
 PUBLISHED = date(2017, 7, 31)
 

@@ -1,4 +1,4 @@
-"""Tests for geo.extract_events: draft events from sentences (countries-only gazetteer)."""
+"""Tests for geo.extract.events: draft events from sentences (countries-only gazetteer)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from datetime import date
 
 import pytest
 
-from geo.extract_actors import find_actors
-from geo.extract_dates import find_dates
-from geo.extract_events import DraftEvent, draft_events, guess_category
-from geo.extract_figures import find_figures
-from geo.extract_places import find_places
-from geo.extract_sentences import split_sentences
+from geo.extract.actors import find_actors
+from geo.extract.dates import find_dates
+from geo.extract.events import DraftEvent, draft_events, guess_category
+from geo.extract.figures import find_figures
+from geo.extract.places import find_places
+from geo.extract.sentences import split_sentences
 
 MON = date(2017, 8, 28)
 

@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from geo.extract import extract, run_extract
-from geo.gazetteer import Gazetteer
+from geo.geocoders.gazetteer import Gazetteer
 from geo.names import normalize
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
 ARTICLES = FIXTURES / "articles"
 KEYS = sorted(ARTICLES.glob("*.key.json"))

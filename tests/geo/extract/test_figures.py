@@ -1,10 +1,10 @@
-"""Tests for geo.extract_figures: (value, what, killed, wounded) of each figure found."""
+"""Tests for geo.extract.figures: (value, what, killed, wounded) of each figure found."""
 
 from __future__ import annotations
 
 import pytest
 
-from geo.extract_figures import find_figures, words_to_number
+from geo.extract.figures import find_figures, words_to_number
 
 
 def found(text: str) -> list[tuple[float, str, bool, bool]]:

@@ -1,4 +1,4 @@
-"""Tests for geo.extract_places against a small fake GeoNames index and the fixture places.
+"""Tests for geo.extract.places against a small fake GeoNames index and the fixture places.
 
 The fake index holds the traps on purpose: towns called Hassan, Nasrallah, Police, Of, Man and
 Mobile, a Brazilian city whose alternate name is "The", and a US town called Lebanon.
@@ -6,18 +6,15 @@ Mobile, a Brazilian city whose alternate name is "The", and a US town called Leb
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
-from geo.extract_actors import find_actors
-from geo.extract_dateline import find_dateline
-from geo.extract_places import PlaceMention, find_places
-from geo.extract_sentences import split_sentences
-from geo.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+from geo.extract.actors import find_actors
+from geo.extract.dateline import find_dateline
+from geo.extract.places import PlaceMention, find_places
+from geo.extract.sentences import split_sentences
+from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
+from tests.helpers import FIXTURES
 
 
 def _city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alt: str) -> dict:

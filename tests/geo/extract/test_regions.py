@@ -1,10 +1,10 @@
-"""Tests for geo.extract_regions: the country table, directional regions and borders."""
+"""Tests for geo.extract.regions: the country table, directional regions and borders."""
 
 from __future__ import annotations
 
 import pytest
 
-from geo.extract_regions import border_place, directional_place, load_countries
+from geo.extract.regions import border_place, directional_place, load_countries
 from geo.geometry import distance_km
 
 

@@ -1,10 +1,10 @@
-"""Tests for geo.extract_sentences."""
+"""Tests for geo.extract.sentences."""
 
 from __future__ import annotations
 
 import pytest
 
-from geo.extract_sentences import sentence_index, split_sentences
+from geo.extract.sentences import sentence_index, split_sentences
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,10 @@
-"""Tests for geo.textclean: HTML and Markdown to plain text."""
+"""Tests for geo.extract.textclean: HTML and Markdown to plain text."""
 
 from __future__ import annotations
 
 import pytest
 
-from geo.textclean import detect_format, html_to_text, markdown_to_text, to_plain_text
+from geo.extract.textclean import detect_format, html_to_text, markdown_to_text, to_plain_text
 
 
 @pytest.mark.parametrize(
