@@ -14,8 +14,8 @@ import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
 
-from geo.assets import install_static
-from geo.mapview import (
+from geo.map.assets import install_static
+from geo.map.layers import (
     CATEGORY_COLOURS,
     base_map,
     figures_text,
@@ -26,7 +26,7 @@ from geo.mapview import (
     reported_text,
     story_layers,
 )
-from geo.scale import Viewport, needs_viewport, place_codes
+from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_csv, events_geojson
 from geo.story.library import DEFAULT_STORY, find_stories

@@ -122,8 +122,8 @@ def windows(start: date, end: date) -> dict[str, tuple[date, date]]:
 
 def worker_ours(path: Path, repeats: int) -> dict:
     """Load, one-month filter, and map build + payload for one month and for the whole span."""
-    from geo import scale
-    from geo.mapview import base_map, load_basemap, story_layers
+    from geo.map import scale
+    from geo.map.layers import base_map, load_basemap, story_layers
     from geo.story.load import load_story
     from geo.story.timeline import filter_events
 
@@ -168,7 +168,7 @@ _JQUERY_STUB = """<script>window.$ = function(html) {
 def worker_naive(path: Path, repeats: int, page_out: str) -> dict:
     """The same figures for bench/naive.py; the whole-span page is saved for the browser."""
     from bench import naive
-    from geo.assets import localize
+    from geo.map.assets import localize
     from geo.story.load import load_story
 
     span = load_story(path).meta["span"]  # only for the dates: not part of the naive timing
@@ -295,7 +295,7 @@ def _open_app(browser, url: str) -> tuple[float, object, object]:
     """Seconds from navigation to the map's layers painted; the page and its map frame."""
     from urllib.parse import urlparse
 
-    from bench.appserver import MAP_FRAME
+    from tests.e2e.appserver import MAP_FRAME
 
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     _block_internet(context, urlparse(url).netloc)
@@ -310,7 +310,7 @@ def _open_app(browser, url: str) -> tuple[float, object, object]:
 
 def _settle(page) -> None:
     """Wait until the app is idle, after the rerun a big story's first view report causes."""
-    from bench.appserver import APP_READY
+    from tests.e2e.appserver import APP_READY
 
     page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
     page.wait_for_timeout(800)  # st_folium reports the view 250 ms after the map settles
@@ -320,7 +320,7 @@ def _settle(page) -> None:
 def _slider_move(page, frame) -> tuple[float | None, object]:
     """Seconds from moving the window's end one day back to the new layers painted, or None
     when the rerun ended with the map unchanged (no event on that day); and the map frame."""
-    from bench.appserver import APP_READY, MAP_FRAME
+    from tests.e2e.appserver import APP_READY, MAP_FRAME
 
     _settle(page)
     frame.evaluate("() => { window.benchBefore = window.__GLOBAL_DATA__.last_feature_group; }")
@@ -453,7 +453,7 @@ def browser_figures(labels: list[str], repeats: int, naive_pages: dict) -> dict[
     """Open the app (and the naive page) in headless Chromium for each story up to 100k."""
     from playwright.sync_api import sync_playwright
 
-    from bench.appserver import CHROMIUM_ARGS, chromium_path, start_server, stop_server
+    from tests.e2e.appserver import CHROMIUM_ARGS, chromium_path, start_server, stop_server
 
     out: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.appserver import (  # noqa: E402
+from tests.e2e.appserver import (  # noqa: E402
     APP_READY,
     CHROMIUM_ARGS,
     MAP_FRAME,

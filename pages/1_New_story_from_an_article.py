@@ -10,7 +10,8 @@ import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
-from geo.draft import (
+from geo.extract import extract
+from geo.extract.draft import (
     DraftMeta,
     add_place,
     draft_events,
@@ -21,11 +22,10 @@ from geo.draft import (
     unrewritten,
     use_candidate,
 )
-from geo.extract import extract
-from geo.gazetteer import Gazetteer
 from geo.geocoders.chain import GeocoderChain
+from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder
-from geo.mapview import base_map, load_basemap, story_layers
+from geo.map.layers import base_map, load_basemap, story_layers
 from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
 from geo.story.load import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
 from geo.story.storage import StoryExistsError, files_from_zip, save_story, zip_story_id

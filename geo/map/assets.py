@@ -1,9 +1,10 @@
-"""Serve the map's JavaScript and CSS from this machine instead of a CDN."""
+"""Serve the map's JavaScript and CSS from this machine instead of a CDN; load the map's own JS."""
 
 from __future__ import annotations
 
 import filecmp
 import shutil
+from functools import cache
 from pathlib import Path
 
 import folium
@@ -12,6 +13,7 @@ import xstatic.pkg.leaflet_markercluster as xs_cluster
 
 # Streamlit serves the app's ./static folder at /app/static when enableStaticServing is on.
 STATIC_URL = "/app/static/vendor"
+JS_DIR = Path(__file__).resolve().parent / "js"
 
 _FILES = {
     "leaflet/leaflet.js": Path(xs_leaflet.BASE_DIR) / "leaflet.js",
@@ -90,3 +92,12 @@ def localize(element: folium.Element) -> folium.Element:
         if "default_css" in dir(el):
             el.default_css = _rewrite(list(el.default_css), LOCAL_CSS)
     return element
+
+
+@cache
+def load_js(name: str) -> str:
+    """The script ``geo/map/js/NAME.js`` without its leading ``//`` comment lines."""
+    lines = (JS_DIR / f"{name}.js").read_text(encoding="utf-8").splitlines()
+    while lines and lines[0].lstrip().startswith("//"):
+        lines.pop(0)
+    return "\n".join(lines).strip()

@@ -22,8 +22,8 @@ from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
 from jinja2 import Template
 
-from geo import scale
-from geo.assets import localize
+from geo.map import scale
+from geo.map.assets import load_js, localize
 from geo.story.load import FIGURES, Story
 from geo.story.timeline import (
     convoy_current,
@@ -124,33 +124,10 @@ def _point(lat: float, lon: float, props: dict) -> dict:
     }
 
 
-_BIND = JsCode(
-    """function(feature, layer) {
-        var p = feature.properties;
-        if (p.tip) { layer.bindTooltip(p.tip, {sticky: false}); }
-        if (p.popup) { layer.bindPopup(p.popup, {maxWidth: 360, maxHeight: 320}); }
-    }"""
-)
-_DIV_ICON = JsCode(
-    """function(feature, latlng) {
-        var p = feature.properties;
-        var icon = L.divIcon({className: 'dl-marker', html: p.icon,
-                              iconSize: [p.size, p.size], iconAnchor: [p.size / 2, p.size / 2]});
-        return L.marker(latlng, {icon: icon, riseOnHover: true, dlCount: p.count});
-    }"""
-)
-_CLUSTER_ICON = """function(cluster) {
-    var n = 0;
-    cluster.getAllChildMarkers().forEach(function(m) { n += m.options.dlCount || 1; });
-    return L.divIcon({className: 'dl-marker', iconSize: [30, 30], iconAnchor: [15, 15],
-        html: '<div class="dl-pin dl-cluster" style="width:26px;height:26px;line-height:26px">'
-              + n + '</div>'});
-}"""
-_CIRCLE = JsCode(
-    """function(feature, latlng) {
-        return L.circleMarker(latlng, feature.properties.style);
-    }"""
-)
+_BIND = JsCode(load_js("bind_feature"))
+_DIV_ICON = JsCode(load_js("div_icon"))
+_CLUSTER_ICON = load_js("cluster_icon")
+_CIRCLE = JsCode(load_js("circle"))
 
 
 def _layer(features: list[dict], name: str, point_to_layer: JsCode | None = None) -> folium.GeoJson:
@@ -226,32 +203,9 @@ def events_layer(
 
 
 # Light markers for big windows: circles on one shared canvas instead of a DOM node each.
-_CANVAS_DOT = JsCode(
-    """function(feature, latlng) {
-        var p = feature.properties;
-        window.dlCanvas = window.dlCanvas || L.canvas({padding: 0.5});
-        return L.circleMarker(latlng, {renderer: window.dlCanvas, radius: p.r, color: '#fff',
-                                       weight: 1.5, fillColor: p.c, fillOpacity: 0.9});
-    }"""
-)
+_CANVAS_DOT = JsCode(load_js("canvas_dot"))
 # A grid cluster shows its count; a click zooms to the places inside it (the app re-aggregates).
-_GRID_CLUSTER = JsCode(
-    """function(feature, latlng) {
-        var p = feature.properties, s = p.size;
-        var html = '<div class="dl-agg" data-key="' + p.key + '" style="width:' + s +
-            'px;height:' + s + 'px;line-height:' + s + 'px;background:' + p.c +
-            ';border-radius:50%;border:3px solid rgba(255,255,255,.85);color:#fff;' +
-            'box-shadow:0 0 0 1px rgba(0,0,0,.4);font-weight:700;font-size:11px;' +
-            'text-align:center;box-sizing:content-box;cursor:pointer">' + p.label + '</div>';
-        var icon = L.divIcon({className: 'dl-marker', html: html, iconSize: [s + 6, s + 6],
-                              iconAnchor: [s / 2 + 3, s / 2 + 3]});
-        var m = L.marker(latlng, {icon: icon, riseOnHover: true});
-        m.on('click', function(e) {
-            e.target._map.fitBounds(p.bounds, {maxZoom: p.zoom_to, padding: [40, 40]});
-        });
-        return m;
-    }"""
-)
+_GRID_CLUSTER = JsCode(load_js("grid_cluster"))
 
 
 def _cluster_colour(n: int) -> str:
@@ -510,11 +464,7 @@ class _Control(MacroElement):
 
 
 # Open on a roomy map; folded on a small one, where it would hide the enclave.
-_LEGEND_OPEN_WHEN_ROOMY = """
-    var details = div.querySelector('details');
-    var size = map.getSize();
-    details.open = size.x >= 900 && size.y >= 560;
-"""
+_LEGEND_OPEN_WHEN_ROOMY = load_js("legend_open")
 
 
 def legend(categories: list[str], convoy: bool = True, fronts: bool = True) -> _Control:
@@ -547,14 +497,7 @@ _FULLSCREEN_SVG = (
 
 def fullscreen_button() -> _Control:
     """A button that shows the map full screen (Leaflet's own fullscreen plugin needs a CDN)."""
-    on_add = """
-        div.title = 'Full screen';
-        div.onclick = function() {
-            var el = map.getContainer();
-            if (document.fullscreenElement) { document.exitFullscreen(); }
-            else if (el.requestFullscreen) { el.requestFullscreen(); }
-        };
-    """
+    on_add = load_js("fullscreen")
     return _Control(_FULLSCREEN_SVG, "topleft", "leaflet-bar dl-fs", on_add=on_add)
 
 

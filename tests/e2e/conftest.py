@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from bench.appserver import (
+from tests.e2e.appserver import (
     APP_READY,
     CHROMIUM_ARGS,
     MAP_FRAME,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from bench.appserver import APP_READY, MAP_FRAME, Server, start_server, stop_server
+from tests.e2e.appserver import APP_READY, MAP_FRAME, Server, start_server, stop_server
 from tests.e2e.conftest import map_frame
 
 ROOT = Path(__file__).resolve().parents[2]

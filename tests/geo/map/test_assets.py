@@ -1,4 +1,4 @@
-"""Tests for geo.assets: the map's scripts and stylesheets come from this machine, not a CDN."""
+"""Tests for geo.map.assets: the map's scripts and stylesheets come from this machine, not a CDN."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import folium
 import pytest
 from folium.plugins import MarkerCluster
 
-from geo.assets import (
+from geo.map.assets import (
     _FILES,
     LOCAL_CSS,
     LOCAL_JS,
@@ -19,10 +19,9 @@ from geo.assets import (
     install_static,
     localize,
 )
-from geo.mapview import standalone_html
+from geo.map.layers import standalone_html
 from geo.story.load import Story, load_story
-
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
+from tests.helpers import MINI
 
 
 class _Assets(HTMLParser):

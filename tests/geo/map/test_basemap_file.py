@@ -15,7 +15,7 @@ from shapely.ops import nearest_points
 
 from geo.geometry import distance_km, polygon_area_km2, route_km
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
 SCRIPT = ROOT / "data" / "scripts" / "build_basemap.py"
 MAX_BYTES = 250_000

@@ -1,4 +1,4 @@
-"""Tests for geo.mapview: the folium layers built from a story, their counts and their escaping."""
+"""Tests for geo.map.layers: the folium layers built from a story, their counts and escaping."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from folium.plugins import MarkerCluster
 
-from geo.mapview import (
+from geo.map.layers import (
     CATEGORY_COLOURS,
     base_map,
     convoy_layer,
@@ -29,9 +29,12 @@ from geo.mapview import (
 )
 from geo.story.load import Story, load_story
 from geo.story.timeline import filter_events
-from tests.helpers import copy_mini, replace
+from tests.helpers import (
+    MINI,
+    copy_mini,
+    replace,
+)
 
-MINI = Path(__file__).resolve().parents[1] / "fixtures" / "stories" / "mini"
 START, END = date(2017, 8, 1), date(2017, 8, 31)
 XSS = "<img src=x onerror=alert(1)>"
 XSS_ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"

@@ -1,4 +1,4 @@
-"""Tests for geo.scale (windowing and aggregation of big windows) and its use by geo.mapview."""
+"""Tests for geo.map.scale (windowing and aggregating big windows) and its use by the layers."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from geo import scale
-from geo.mapview import events_layer, parse_key, story_layers
+from geo.map import scale
+from geo.map.layers import events_layer, parse_key, story_layers
 from geo.story.load import load_story
 from geo.story.timeline import in_window
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 from bench.generate import generate_story  # noqa: E402
 
