@@ -8,7 +8,6 @@ from datetime import date, timedelta
 from html import escape
 from pathlib import Path
 
-import folium
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -21,7 +20,6 @@ from geo.map.layers import (
     figures_text,
     fmt_day,
     fmt_span,
-    load_basemap,
     parse_key,
     reported_text,
     story_layers,
@@ -36,7 +34,6 @@ from geo.story.timeline import all_actors, events_per_day, filter_events, held_a
 from geo.story.urlstate import LAYERS, View, parse_view, to_params
 
 ROOT = Path(__file__).resolve().parent
-BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
 ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
 # Seconds between frames of Play; tests set 0 to play a whole story in one run.
 DETAIL_ROWS = 50  # events listed for one clicked place
@@ -46,15 +43,20 @@ NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
 
 st.set_page_config(page_title="Dateline", layout="wide")
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
+# The map's frame follows the window's height (js/basemap.js fills the frame), so the whole map
+# fits a laptop screen: a frame reaching below the fold scrolls the page on the first click.
 st.markdown(
-    "<style>.block-container{padding-top:2.2rem;padding-bottom:1rem}</style>",
+    "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
+    ".block-container h4{padding-top:0}"
+    "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
+    " !important}</style>",
     unsafe_allow_html=True,
 )
 
 
 @st.cache_resource
 def _static_ready() -> Path:
-    return install_static(ROOT / "static")
+    return install_static(ROOT / "static", ROOT / "data" / "basemap")
 
 
 @st.cache_resource(max_entries=4)
@@ -62,11 +64,6 @@ def _load(path: str, fingerprint: tuple) -> Story:
     # fingerprint (file names and mtimes) is hashed with the path: an edited story reloads.
     # cache_resource, not cache_data: a big story is shared read-only instead of copied per rerun.
     return load_story(path)
-
-
-@st.cache_resource
-def _basemap() -> dict:
-    return load_basemap(BASEMAP)
 
 
 def _fingerprint(path: Path) -> tuple:
@@ -168,7 +165,20 @@ if st.session_state.playing:
     else:
         st.session_state.window = (lo, hi + timedelta(days=1))
 
-with st.sidebar:
+# --- header: title, then the timeline right above the map ----------------------------------------
+st.markdown(f"#### {escape(story.title)}")
+if story.meta.get("draft"):
+    st.warning(
+        "Draft: some event summaries still quote the source article word for word. Rewrite "
+        "them in events.csv before publishing."
+    )
+for notice in st.session_state.notices:
+    st.info(notice)
+st.session_state.notices = []
+
+# The slider sits above the map, not in the sidebar: on a phone the sidebar covers the map.
+slider_col, play_col, reset_col = st.columns([10, 1.3, 1.3], vertical_alignment="bottom")
+with slider_col:
     start, end = st.slider(
         "Dates",
         min_value=story.start,
@@ -179,24 +189,27 @@ with st.sidebar:
         help="Drag either end; the map shows what happened inside the window and the convoy "
         "and front lines as they stood on its last day.",
     )
-    play_col, reset_col = st.columns(2)
-    if st.session_state.playing:
-        if play_col.button("Pause", width="stretch"):
-            st.session_state.playing = False
-            st.rerun()
-    elif play_col.button("Play", width="stretch", help="Step the end date day by day"):
-        if end >= story.end:
-            st.session_state.window = (start, start)
-        st.session_state.playing = True
-        st.rerun()
-
-    def _reset():
-        st.session_state.window = (story.start, story.end)
-        st.session_state.categories = categories
-        st.session_state.actors = []
+if st.session_state.playing:
+    if play_col.button("Pause", width="stretch"):
         st.session_state.playing = False
+        st.rerun()
+elif play_col.button("Play", width="stretch", help="Step the end date day by day"):
+    if end >= story.end:
+        st.session_state.window = (start, start)
+    st.session_state.playing = True
+    st.rerun()
 
-    reset_col.button("Reset", width="stretch", on_click=_reset)
+
+def _reset():
+    st.session_state.window = (story.start, story.end)
+    st.session_state.categories = categories
+    st.session_state.actors = []
+    st.session_state.playing = False
+
+
+reset_col.button("Reset", width="stretch", on_click=_reset)
+
+with st.sidebar:
     chosen_categories = st.multiselect("Categories", categories, key="categories")
     chosen_actors = st.multiselect(
         "Actors",
@@ -205,6 +218,13 @@ with st.sidebar:
         placeholder="All actors",
         help="Events involving any of these",
     )
+    st.caption("Layers")
+    layer_cols = st.columns(2)
+    layers = {
+        layer
+        for n, layer in enumerate(LAYERS)
+        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
+    }
     st.download_button(
         "Download this story (zip)",
         lambda: story_zip(story.path),
@@ -214,13 +234,8 @@ with st.sidebar:
         help="The story's files; upload the zip on the New story page to add it back.",
         on_click="ignore",
     )
-    st.caption("Layers")
-    layer_cols = st.columns(2)
-    layers = {
-        layer
-        for n, layer in enumerate(LAYERS)
-        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
-    }
+    with st.expander("About this story"):
+        st.write(story.summary)
 
 events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
 
@@ -238,22 +253,6 @@ params = to_params(view, default_story=default_story, span=(story.start, story.e
 if params != st.query_params.to_dict():
     st.query_params.from_dict(params)
 
-# --- header ---------------------------------------------------------------------------------------
-st.markdown(f"### {escape(story.title)}")
-lead, _, rest = story.summary.partition(". ")
-st.caption(lead + ("." if rest else ""))
-if rest:
-    with st.expander("About this story"):
-        st.write(story.summary)
-if story.meta.get("draft"):
-    st.warning(
-        "Draft: some event summaries still quote the source article word for word. Rewrite "
-        "them in events.csv before publishing."
-    )
-for notice in st.session_state.notices:
-    st.info(notice)
-st.session_state.notices = []
-
 
 @st.cache_resource(max_entries=4)
 def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
@@ -265,11 +264,8 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
 map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
-    st.markdown(
-        f"**{len(events):,} events** · {window_text} · convoy and fronts as of **{fmt_day(end)}**"
-    )
-    fmap = base_map(story, _basemap(), online_tiles=ONLINE_TILES)
-    sel_kind, _, sel_id = (st.session_state.selected or "").partition(":")
+    st.caption(f"{len(events):,} events · {window_text} · convoy and fronts as of {fmt_day(end)}")
+    fmap = base_map(story, online_tiles=ONLINE_TILES)
     map_key = f"map-{story_id}"
     # A big story is drawn for the reader's view only, so zooming and panning rerun the script
     # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
@@ -281,14 +277,23 @@ with map_col:
             "viewport": Viewport.from_state(st.session_state.get(map_key)),
             "codes": _place_codes(str(story_path), _fingerprint(story_path)),
         }
-    place_sel = sel_id if sel_kind == "place" else None
-    groups = story_layers(story, events, end, layers, place_sel, **scaled)
+    # The story's own opening view for the whole story; a narrower window or a selection (from a
+    # link, say) is framed at once.
+    fit_first = (start, end) != (story.start, story.end) or bool(st.session_state.selected)
+    groups = story_layers(
+        story,
+        events,
+        end,
+        layers,
+        selected=st.session_state.selected,
+        fit_first=fit_first,
+        **scaled,
+    )
     clicked = st_folium(
         fmap,
         key=map_key,
         feature_group_to_add=groups,
         returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
-        layer_control=folium.LayerControl(collapsed=True),
         use_container_width=True,
         height=620,
     )

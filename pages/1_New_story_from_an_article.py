@@ -6,7 +6,6 @@ from datetime import date
 from html import escape
 from pathlib import Path
 
-import folium
 import streamlit as st
 from streamlit_folium import st_folium
 
@@ -25,7 +24,8 @@ from geo.extract.draft import (
 from geo.geocoders.chain import GeocoderChain
 from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder
-from geo.map.layers import base_map, load_basemap, story_layers
+from geo.map.assets import install_static
+from geo.map.layers import base_map, story_layers
 from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
 from geo.story.load import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
 from geo.story.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
@@ -64,8 +64,12 @@ def _chain() -> GeocoderChain:
 
 
 @st.cache_resource
-def _basemap() -> dict:
-    return load_basemap(ROOT / "data" / "basemap" / "countries.geojson")
+def _static_ready() -> None:
+    # The page can be opened first, before the map page has installed the static files.
+    install_static(ROOT / "static", ROOT / "data" / "basemap")
+
+
+_static_ready()
 
 
 def read_upload(upload) -> tuple[str | None, str | None, str | None]:
@@ -307,13 +311,12 @@ else:
     with map_col:
         st.markdown("##### Preview")
         if draft is not None and len(draft.places):
-            fmap = base_map(draft, _basemap())
+            fmap = base_map(draft)
             groups = story_layers(draft, draft.events, draft.end)
             clicked = st_folium(
                 fmap,
                 key=f"preview-{version}",
                 feature_group_to_add=groups,
-                layer_control=folium.LayerControl(collapsed=True),
                 returned_objects=["last_clicked"],
                 height=420,
                 use_container_width=True,

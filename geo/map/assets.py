@@ -50,19 +50,30 @@ class NonLocalAssetError(RuntimeError):
     """Raised when a map element asks for a script or stylesheet with no local copy."""
 
 
-def install_static(static_dir: Path) -> Path:
-    """Copy Leaflet's files from the xstatic packages into ``static_dir/vendor`` when missing."""
+# The basemap files the map's script fetches (js/basemap.js); the rest of data/basemap is for tools.
+BASEMAP_FILES = ("world-low.geojson", "world.geojson", "water.geojson", "labels.json")
+
+
+def _copy_if_changed(src: Path, dest: Path) -> None:
+    if not dest.exists() or not filecmp.cmp(src, dest, shallow=False):
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = dest.with_suffix(dest.suffix + ".tmp")
+        shutil.copyfile(src, tmp)
+        tmp.replace(dest)
+
+
+def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
+    """Copy Leaflet's files from the xstatic packages into ``static_dir/vendor`` when missing, and
+    the basemap's files from ``basemap_dir`` into ``static_dir/basemap``."""
     vendor = static_dir / "vendor"
     for rel, src in _FILES.items():
-        dest = vendor / rel
-        if not dest.exists() or not filecmp.cmp(src, dest, shallow=False):
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            tmp = dest.with_suffix(dest.suffix + ".tmp")
-            shutil.copyfile(src, tmp)
-            tmp.replace(dest)
+        _copy_if_changed(src, vendor / rel)
     images = vendor / "leaflet" / "images"
     if not images.exists():
         shutil.copytree(_IMAGES, images)
+    if basemap_dir is not None:
+        for name in BASEMAP_FILES:
+            _copy_if_changed(basemap_dir / name, static_dir / "basemap" / name)
     return vendor
 
 

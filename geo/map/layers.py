@@ -1,8 +1,12 @@
 """Folium map builders: pure functions from a story's DataFrames to map layers.
 
 Every layer is one ``folium.GeoJson`` whose features carry ready-made, HTML-escaped tooltip and
-popup strings; tooltips end with a key such as ``[place:baalbek]`` so a click can be traced back
-to what was clicked even when several things share a point.
+popup strings. A tooltip ends with a hidden key such as ``[place:baalbek]`` (st_folium reports the
+clicked object's tooltip text), so a click is traced back to what was clicked even when several
+things share a point; the same key is the object's ``data-key`` attribute in the page.
+Each kind of object has its own Leaflet pane (see ``js/basemap.js``), which fixes the z-order:
+basemap, uncertainty circles, enclave, convoy path, labels, event markers, convoy positions,
+the selected object.
 """
 
 from __future__ import annotations
@@ -128,11 +132,22 @@ _BIND = JsCode(load_js("bind_feature"))
 _DIV_ICON = JsCode(load_js("div_icon"))
 _CLUSTER_ICON = load_js("cluster_icon")
 _CIRCLE = JsCode(load_js("circle"))
+_UNCERTAINTY = JsCode(load_js("uncertainty"))
 
 
-def _layer(features: list[dict], name: str, point_to_layer: JsCode | None = None) -> folium.GeoJson:
+def _layer(
+    features: list[dict], name: str, point_to_layer: JsCode | None = None, **options
+) -> folium.GeoJson:
+    """One GeoJSON layer; ``options`` (``pane``, ``interactive``) go to Leaflet as they are."""
     kwargs = {"point_to_layer": point_to_layer} if point_to_layer else {}
-    return folium.GeoJson(_collection(features), name=name, on_each_feature=_BIND, **kwargs)
+    return folium.GeoJson(
+        _collection(features), name=name, on_each_feature=_BIND, **kwargs, **options
+    )
+
+
+def keyed_tip(html: str, key: str) -> str:
+    """A tooltip's HTML with the object's key appended, hidden from the reader."""
+    return f'{html}<span class="dl-key" hidden>[{key}]</span>'
 
 
 def events_layer(
@@ -163,15 +178,16 @@ def events_layer(
         size = 22 if n > 1 else 16
         label = str(n) if n > 1 else ""
         icon = (
-            f'<div class="dl-pin" data-key="place:{place_id}" style="background:{colour};'
+            f'<div class="dl-pin" style="background:{colour};'
             f"width:{size}px;height:{size}px;"
             f'line-height:{size}px">{label}</div>'
         )
         last = max(e["date"] if pd.isna(e["end_date"]) else e["end_date"] for e in evs)
         tip = (
             f"<b>{escape(latest['place_name'])}</b> · {escape(fmt_span(evs[0]['date'], last))}"
-            f" · {n} event{'s' if n > 1 else ''} [place:{place_id}]"
+            f" · {n} event{'s' if n > 1 else ''}"
         )
+        tip = keyed_tip(tip, f"place:{place_id}")
         shown = evs[::-1][:12]
         popup = f"<h4>{escape(latest['place_name'])}</h4>" + "".join(
             _event_html(ev, sources) for ev in shown
@@ -182,7 +198,14 @@ def events_layer(
             _point(
                 latest["lat"],
                 latest["lon"],
-                {"tip": tip, "popup": popup, "icon": icon, "size": size, "count": n},
+                {
+                    "tip": tip,
+                    "popup": popup,
+                    "icon": icon,
+                    "size": size,
+                    "count": n,
+                    "key": f"place:{place_id}",
+                },
             )
         )
     # Places a few km apart overlap at the story's zoom: merge only markers that touch, and
@@ -237,9 +260,15 @@ def scaled_events_layer(
         tip = (
             f"<b>{escape(names[row])}</b> · "
             f"{escape(fmt_span(pd.Timestamp(s.first), pd.Timestamp(s.last)))}"
-            f" · {n} event{'s' if n > 1 else ''} [place:{ids[row]}]"
+            f" · {n} event{'s' if n > 1 else ''}"
         )
-        props = {"tip": tip, "n": n, "r": round(4 + 2 * math.log10(n), 1)}
+        tip = keyed_tip(tip, f"place:{ids[row]}")
+        props = {
+            "key": f"place:{ids[row]}",
+            "tip": tip,
+            "n": n,
+            "r": round(4 + 2 * math.log10(n), 1),
+        }
         props["c"] = CATEGORY_COLOURS.get(s.category, "#666")
         dots.append(_point(lat[row], lon[row], props))
     clusters = []
@@ -247,7 +276,9 @@ def scaled_events_layer(
     for c in plan.clusters.itertuples(index=False):
         n = int(c.events)
         props = {
-            "tip": f"{n:,} events at {c.points:,} places · click to zoom in [cluster:{c.key}]",
+            "tip": keyed_tip(
+                f"{n:,} events at {c.points:,} places · click to zoom in", f"cluster:{c.key}"
+            ),
             "key": f"cluster:{c.key}",
             "n": n,
             "label": scale.short_count(n),
@@ -263,34 +294,49 @@ def scaled_events_layer(
     return group
 
 
-def places_layer(places: pd.DataFrame, circled: set[str] | None = None) -> folium.FeatureGroup:
-    """Every place as a small dot, and a translucent circle where its radius is large.
+def places_layer(
+    places: pd.DataFrame, circled: set[str] | None = None, selected: str | None = None
+) -> folium.FeatureGroup:
+    """Every place as a small dot; uncertainty circles only where they carry information.
 
-    ``circled`` limits the circles to those places (the ones with events on the map), so a
-    dozen overlapping guesses do not hide the front lines; None circles every uncertain place.
+    A place in ``circled`` (the ones with events on the map; None: every place) gets its circle,
+    shown by the map's script only at zooms where it is a readable size; the ``selected`` place's
+    is always shown, and a region is outlined only then. Circles never take clicks or hovers.
     """
     group = folium.FeatureGroup(name="Places")
     uncertain = places[places["radius_m"] >= LARGE_RADIUS_M]
+    # Regions are outlined only when selected: their radius is an extent, and a dozen of them
+    # would cover the map.
+    wanted = ~uncertain["kind"].isin(AREA_KINDS) & (uncertain["radius_m"] < REGION_RADIUS_M)
     if circled is not None:
-        uncertain = uncertain[uncertain["id"].isin(circled)]
+        wanted &= uncertain["id"].isin(circled)
+    uncertain = uncertain[wanted | (uncertain["id"] == selected)]
+    circles = []
     for p in uncertain.itertuples():
         # A region is outlined only (its radius is an extent, not a doubt about a point), and so
         # is a huge doubt: filled, they would grey out the map.
-        folium.Circle(
-            (p.lat, p.lon),
-            radius=int(p.radius_m),
-            color="#5a6b7b",
-            weight=1,
-            opacity=0.6,
-            dash_array="4 4",
-            fill=bool(p.radius_m < REGION_RADIUS_M and p.kind not in AREA_KINDS),
-            fill_opacity=0.07,
-            interactive=False,
-        ).add_to(group)
+        fill = bool(p.radius_m < REGION_RADIUS_M and p.kind not in AREA_KINDS)
+        style = {
+            "radius": int(p.radius_m),
+            "color": "#5a6b7b",
+            "weight": 1.5 if p.id == selected else 1,
+            "opacity": 0.8 if p.id == selected else 0.5,
+            "dashArray": "4 4",
+            "fill": fill,
+            "fillOpacity": 0.07,
+            "keep": p.id == selected,
+        }
+        circles.append(_point(p.lat, p.lon, {"style": style}))
+    if circles:
+        _layer(circles, "Uncertainty", _UNCERTAINTY, pane="dlCircles", interactive=False).add_to(
+            group
+        )
     features = []
     for p in places.itertuples():
         radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
-        tip = f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small> [place:{p.id}]"
+        tip = keyed_tip(
+            f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small>", f"place:{p.id}"
+        )
         style = {
             "radius": 3,
             "color": "#37474f",
@@ -298,7 +344,7 @@ def places_layer(places: pd.DataFrame, circled: set[str] | None = None) -> foliu
             "fillColor": "#fff",
             "fillOpacity": 1,
         }
-        features.append(_point(p.lat, p.lon, {"tip": tip, "style": style}))
+        features.append(_point(p.lat, p.lon, {"tip": tip, "style": style, "key": f"place:{p.id}"}))
     _layer(features, "Place dots", _CIRCLE).add_to(group)
     return group
 
@@ -311,26 +357,46 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         return group
     paths = convoy_paths(convoy, day)
     km = convoy_distance_km(convoy, day)
+    lines = []
     for name, path in paths.items():
         if len(path) > 1:
-            folium.PolyLine(
-                path,
-                color=CONVOY_COLOUR,
-                weight=4,
-                opacity=0.8,
-                dash_array=None if name == "all" else "8 6",
-                tooltip=f"Convoy route ({escape(name)}) · {km[name]:.0f} km so far",
-            ).add_to(group)
-    for r in seen[seen["radius_m"] >= LARGE_RADIUS_M].itertuples():
-        folium.Circle(
-            (r.lat, r.lon),
-            radius=int(r.radius_m),
-            color=CONVOY_COLOUR,
-            weight=1,
-            fill=True,
-            fill_opacity=0.06,
-            interactive=False,
-        ).add_to(group)
+            style = {
+                "color": CONVOY_COLOUR,
+                "weight": 4,
+                "opacity": 0.8,
+                "dashArray": None if name == "all" else "8 6",
+            }
+            tip = f"Convoy route ({escape(name)}) · {km[name]:.0f} km so far"
+            coords = [[round(lon, 5), round(lat, 5)] for lat, lon in path]
+            lines.append(
+                {
+                    "type": "Feature",
+                    "geometry": {"type": "LineString", "coordinates": coords},
+                    "properties": {"tip": tip, "style": style},
+                }
+            )
+    if lines:
+        _layer(lines, "Convoy route", pane="dlConvoyPath").add_to(group)
+    circles = [
+        _point(
+            r.lat,
+            r.lon,
+            {
+                "style": {
+                    "radius": int(r.radius_m),
+                    "color": CONVOY_COLOUR,
+                    "weight": 1,
+                    "fill": True,
+                    "fillOpacity": 0.06,
+                }
+            },
+        )
+        # Only where the convoy is on ``day``: twenty stacked circles along the road grey it out.
+        for r in convoy_current(convoy, day).itertuples()
+        if r.radius_m >= LARGE_RADIUS_M
+    ]
+    if circles:
+        _layer(circles, "Convoy uncertainty", _UNCERTAINTY, interactive=False).add_to(group)
     current = set(convoy_current(convoy, day)["id"])
     features = []
     for r in seen.itertuples():
@@ -339,8 +405,9 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         dist = km.get(r.group, 0.0)
         tip = (
             f"Convoy{'' if r.group == 'all' else ' (' + escape(r.group) + ')'} · "
-            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)} [convoy:{r.id}]"
+            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)}"
         )
+        tip = keyed_tip(tip, f"convoy:{r.id}")
         popup = (
             f"<h4>Convoy · {escape(fmt_day(r.date))}</h4>"
             f"<b>{escape(r.status)}</b> near {escape(where)} (± {r.radius_m / 1000:g} km)<br>"
@@ -359,8 +426,10 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
             "weight": 3 if is_now else 2,
             "fillColor": "#c62828" if halted else CONVOY_COLOUR,
             "fillOpacity": 1 if is_now else 0.7,
+            "pane": "dlConvoy",
         }
-        features.append(_point(r.lat, r.lon, {"tip": tip, "popup": popup, "style": style}))
+        props = {"tip": tip, "popup": popup, "style": style, "key": f"convoy:{r.id}"}
+        features.append(_point(r.lat, r.lon, props))
     _layer(features, "Convoy positions", _CIRCLE).add_to(group)
     return group
 
@@ -380,8 +449,9 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         reported = reported_text(f.reported_km2)
         tip = (
             f"ISIS-held enclave, {side['label']} · {escape(span)} · reported {reported}, "
-            f"drawn {f.drawn_km2:g} km² · approximate outline [front:{f.id}]"
+            f"drawn {f.drawn_km2:g} km² · approximate outline"
         )
+        tip = keyed_tip(tip, f"front:{f.id}")
         popup = (
             f"<h4>ISIS-held enclave, {side['label']}</h4><b>{escape(span)}</b><br>"
             f"Reported: {reported} · drawn outline: {f.drawn_km2:g} km²<br>"
@@ -400,11 +470,11 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
             {
                 "type": "Feature",
                 "geometry": f.geometry,
-                "properties": {"tip": tip, "popup": popup, "style": style},
+                "properties": {"tip": tip, "popup": popup, "style": style, "key": f"front:{f.id}"},
             }
         )
     if features:
-        _layer(features, "Enclave").add_to(group)
+        _layer(features, "Enclave", pane="dlFronts").add_to(group)
     return group
 
 
@@ -428,9 +498,53 @@ _CSS = """
                margin-right: 5px; vertical-align: -1px; border: 1px solid #fff;
                box-shadow: 0 0 0 1px rgba(0,0,0,.35); }
 .dl-legend .sq { border-radius: 2px; }
+.dl-label { position: absolute; white-space: nowrap; pointer-events: none; color: #3b3f45;
+            font: 11px/1.2 system-ui, sans-serif; padding: 0 1px;
+            text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff, 0 0 4px #fff; }
+.dl-label-country { color: #7b766c; font-size: 12px; letter-spacing: .08em;
+                    text-transform: uppercase; }
+.dl-label-capital { font-weight: 600; }
+.dl-label-river { color: #4f7fa3; font-style: italic; }
+.dl-label-story { color: #111; font-weight: 700; font-size: 12px; }
+.dl-label-place { color: #333; font-size: 11px; }
+.dl-label-area { color: #6d6a63; font-style: italic; font-size: 11px; }
+.dl-label-selected { background: #111; color: #fff; text-shadow: none; border-radius: 2px;
+                     padding: 0 3px; }
+.dl-date { background: rgba(255,255,255,.92); padding: 3px 8px; border-radius: 4px;
+           box-shadow: 0 1px 4px rgba(0,0,0,.3); font-weight: 700; font-size: 13px; }
+.dl-date:empty { display: none; }
 .dl-fs { background: #fff; width: 30px; height: 30px; line-height: 30px; text-align: center;
          cursor: pointer; font-size: 16px; }
 """
+
+
+BASEMAP_URL = "/app/static/basemap/"
+
+
+def script_json(value) -> str:
+    """``value`` as JSON safe inside a <script>: no '<', '>' or '&' that could end the tag."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, code)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+class Basemap(MacroElement):
+    """The offline basemap, labels and date box (``js/basemap.js``), files fetched from ``url``."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        ({{ this.js }})({{ this._parent.get_name() }}, {{ this.cfg_js }});
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, url: str):
+        super().__init__()
+        self._name = "DatelineBasemap"
+        self.js = load_js("basemap")
+        self.cfg_js = script_json({"base": url})
 
 
 class _Control(MacroElement):
@@ -513,9 +627,14 @@ _ESRI_ATTR = "Tiles © Esri — Source: Esri, Maxar, Earthstar Geographics, and 
 
 
 def base_map(
-    story: Story, basemap: dict | None, *, online_tiles: bool = False, height: int = 620
+    story: Story,
+    basemap: str | None = BASEMAP_URL,
+    *,
+    online_tiles: bool = False,
+    height: int = 620,
 ) -> folium.Map:
-    """The story's base map: offline country outlines, legend, scale, fullscreen; no markers."""
+    """The story's base map: offline basemap and labels from ``basemap`` (a URL folder, None for
+    none), legend, scale, fullscreen, the date box; no story objects."""
     p = story.places
     core = p[p["radius_m"] < REGION_RADIUS_M]
     if core.empty:  # a story of regions only: fit them all
@@ -536,25 +655,13 @@ def base_map(
         control_scale=True,
         prefer_canvas=False,
         height=height,
-        min_zoom=5,
+        min_zoom=2,
         max_zoom=14,
     )
     # With no tile layer folium leaves these off the map, and marker clustering needs maxZoom.
-    m.options.update(minZoom=5, maxZoom=14)
+    m.options.update(minZoom=2, maxZoom=14)
     if basemap is not None:
-        folium.GeoJson(
-            basemap,
-            name="Country outlines (offline)",
-            # No hover tooltip: it followed the mouse everywhere and covered the markers.
-            style_function=lambda _f: {
-                "color": "#8a8f98",
-                "weight": 1.2,
-                "fillColor": "#f6f3ec",
-                "fillOpacity": 1,
-            },
-            overlay=False,
-            control=True,
-        ).add_to(m)
+        Basemap(basemap).add_to(m)
     if online_tiles:
         for name, tiles in ONLINE_TILES:
             attr = _ESRI_ATTR if tiles.startswith("https://server.arcgisonline") else None
@@ -573,6 +680,183 @@ def load_basemap(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+class StoryView(MacroElement):
+    """Hands the map's script what it needs after each rerun: labels, obstacles, date, framing."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        if (window.dlShow) { window.dlShow({{ this.state_js }}); }
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, state: dict):
+        super().__init__()
+        self._name = "DatelineView"
+        self.state = state
+        self.state_js = script_json(state)
+
+
+def _bounds(points: list[tuple[float, float]]) -> list[list[float]] | None:
+    if not points:
+        return None
+    lats, lons = [p[0] for p in points], [p[1] for p in points]
+    return [[round(min(lats), 4), round(min(lons), 4)], [round(max(lats), 4), round(max(lons), 4)]]
+
+
+def view_layer(
+    story: Story,
+    events: pd.DataFrame,
+    day: date,
+    layers: set[str] | frozenset[str],
+    selected: str | None = None,
+    *,
+    fit_first: bool = False,
+) -> folium.FeatureGroup:
+    """The labels of the places with events, the date shown, and what the map should frame.
+
+    The frame holds the window's events (regions aside: they would zoom the map out to a
+    country), the convoy's position on ``day`` and the enclave; ``fit_first`` frames it on
+    the first draw too instead of keeping the story's opening view.
+    """
+    group = folium.FeatureGroup(name="View")
+    points: list[tuple[float, float]] = []
+    labels, marks, keep = [], [], []
+    if "events" in layers and len(events) and len(events) <= scale.DETAIL_LIMIT:
+        radius = story.places.set_index("id")["radius_m"]
+        counts = events.groupby("place_id", sort=False).agg(
+            n=("id", "size"),
+            name=("place_name", "first"),
+            lat=("lat", "first"),
+            lon=("lon", "first"),
+        )
+        radius = story.places.set_index("id")["radius_m"]
+        kinds = story.places.set_index("id")["kind"]
+        counts["area"] = [
+            kinds.get(pid) in AREA_KINDS or radius.get(pid, 0) >= REGION_RADIUS_M
+            for pid in counts.index
+        ]
+        # Points before regions, busiest first.
+        ordered = counts.sort_values(["area", "n"], ascending=[True, False], kind="stable")
+        for pid, r in ordered.iterrows():
+            size = 22 if r.n > 1 else 16
+            key = f"place:{pid}"
+            item = {
+                "t": "area" if r.area else "story",
+                "n": str(r["name"]),
+                "p": [float(r.lon), float(r.lat)],
+                "r": size / 2 + 1,
+                "key": key,
+            }
+            labels.append(item)
+            marks.append({"p": item["p"], "r": size / 2 + 2})
+            if radius.get(pid, 0) < REGION_RADIUS_M:
+                points.append((float(r.lat), float(r.lon)))
+    # Then the story's other places (quieter), and its regions last: their names are long and
+    # their points are only centres.
+    labelled = {item["key"] for item in labels}
+    others = story.places[~story.places["id"].map(lambda i: f"place:{i}").isin(labelled)]
+    if len(others) <= 2000:
+        area = others["kind"].isin(AREA_KINDS) | (others["radius_m"] >= REGION_RADIUS_M)
+        for kind, rows in (("place", others[~area]), ("area", others[area])):
+            for r in rows.itertuples():
+                labels.append(
+                    {
+                        "t": kind,
+                        "n": str(r.name),
+                        "p": [float(r.lon), float(r.lat)],
+                        "r": 4,
+                        "key": f"place:{r.id}",
+                    }
+                )
+    if "convoy" in layers and not story.convoy.empty:
+        for r in convoy_current(story.convoy, day).itertuples():
+            points.append((float(r.lat), float(r.lon)))
+            marks.append({"p": [float(r.lon), float(r.lat)], "r": 11})
+            keep.append([float(r.lat), float(r.lon)])
+    if "fronts" in layers and not story.fronts.empty:
+        for f in fronts_on(story.fronts, day).itertuples():
+            x0, y0, x1, y1 = _geometry_bounds(f.geometry)
+            points += [(y0, x0), (y1, x1)]
+    kind, _, sel_id = (selected or "").partition(":")
+    focus = _selected_point(story, kind, sel_id)
+    if focus is not None:
+        keep.insert(0, list(focus))
+        for item in labels:
+            if item["key"] == selected:
+                item["t"] = "story dl-label-selected"
+        labels.sort(key=lambda item: item["key"] != selected)
+    state = {
+        "labels": labels,
+        "marks": marks,
+        "date": f"As of {fmt_day(day)}",
+        "fit": _bounds(points),
+        "fit_first": fit_first,
+        "keep": keep,
+        "focus": list(focus) if focus is not None else None,
+    }
+    StoryView(state).add_to(group)
+    return group
+
+
+def _geometry_bounds(geometry: dict) -> tuple[float, float, float, float]:
+    xs, ys = [], []
+
+    def walk(c):
+        if isinstance(c[0], (int, float)):
+            xs.append(c[0])
+            ys.append(c[1])
+        else:
+            for item in c:
+                walk(item)
+
+    walk(geometry["coordinates"])
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _selected_point(story: Story, kind: str, sel_id: str) -> tuple[float, float] | None:
+    """Where the selected object is, or None."""
+    if kind == "place":
+        hit = story.places[story.places["id"] == sel_id]
+    elif kind == "convoy":
+        hit = story.convoy[story.convoy["id"] == sel_id]
+    else:
+        return None
+    if hit.empty:
+        return None
+    return float(hit.iloc[0]["lat"]), float(hit.iloc[0]["lon"])
+
+
+def selection_layer(story: Story, selected: str | None, day: date) -> folium.FeatureGroup:
+    """A ring round the selected place or convoy position, or the selected enclave outlined."""
+    group = folium.FeatureGroup(name="Selected")
+    kind, _, sel_id = (selected or "").partition(":")
+    point = _selected_point(story, kind, sel_id)
+    features = []
+    if point is not None:
+        style = {
+            "radius": 15,
+            "color": "#111",
+            "weight": 3,
+            "fill": False,
+            "pane": "dlSelected",
+            "interactive": False,
+        }
+        features.append(_point(point[0], point[1], {"style": style}))
+        _layer(features, "Selected", _CIRCLE, interactive=False).add_to(group)
+    elif kind == "front" and not story.fronts.empty:
+        hit = story.fronts[story.fronts["id"] == sel_id]
+        for f in hit.itertuples():
+            style = {"color": "#111", "weight": 3.5, "fill": False}
+            features.append(
+                {"type": "Feature", "geometry": f.geometry, "properties": {"style": style}}
+            )
+        if features:
+            _layer(features, "Selected", pane="dlSelected", interactive=False).add_to(group)
+    return group
+
+
 def story_layers(
     story: Story,
     events: pd.DataFrame,
@@ -582,6 +866,8 @@ def story_layers(
     *,
     viewport: scale.Viewport | None = None,
     codes: np.ndarray | None = None,
+    selected: str | None = None,
+    fit_first: bool = False,
 ) -> list[folium.FeatureGroup]:
     """The feature groups drawn for a window ending on ``day``, bottom to top.
 
@@ -589,6 +875,10 @@ def story_layers(
     and bounds; None: the opening view); ``codes`` are ``scale.place_codes`` of its events.
     """
     sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
+    if selected is None and selected_place:
+        selected = f"place:{selected_place}"
+    if selected_place is None and selected and selected.startswith("place:"):
+        selected_place = selected.partition(":")[2]
     big = scale.needs_viewport(len(story.events), len(story.places))
     if big:
         viewport = viewport or scale.default_viewport(story.places)
@@ -598,12 +888,14 @@ def story_layers(
     if "places" in layers:
         circled = set(events["place_id"].unique()) | ({selected_place} if selected_place else set())
         shown = scale.places_in_view(story.places, viewport) if big else story.places
-        out.append(places_layer(shown, circled))
+        out.append(places_layer(shown, circled, selected_place))
     if "convoy" in layers:
         out.append(convoy_layer(story.convoy, day, sources))
     if "events" in layers:
         more = {"places": story.places, "viewport": viewport, "codes": codes} if big else {}
         out.append(events_layer(events, sources, **more))
+    out.append(selection_layer(story, selected, day))
+    out.append(view_layer(story, events, day, layers, selected, fit_first=fit_first))
     return [localize(g) for g in out]
 
 

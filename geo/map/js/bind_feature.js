@@ -1,6 +1,12 @@
-// Tooltip and popup of a GeoJSON feature from its properties (folium on_each_feature).
+// Tooltip and data-key of a GeoJSON feature from its properties (folium on_each_feature).
+// No popup: a click selects, and the page's details panel shows what was clicked.
 (function(feature, layer) {
     var p = feature.properties;
-    if (p.tip) { layer.bindTooltip(p.tip, {sticky: false}); }
-    if (p.popup) { layer.bindPopup(p.popup, {maxWidth: 360, maxHeight: 320}); }
+    if (p.tip) { layer.bindTooltip(p.tip, {sticky: false, direction: 'top', offset: [0, -6]}); }
+    if (p.key) {
+        layer.on('add', function() {
+            var el = layer.getElement && layer.getElement();
+            if (el) { el.setAttribute('data-key', p.key); }
+        });
+    }
 })

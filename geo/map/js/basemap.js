@@ -1,0 +1,241 @@
+// The offline basemap and the map's furniture, run once when the map is created.
+// Land and borders come in two zoom tiers, rivers and lakes for the story's region, and labels
+// (countries, cities, the story's places) placed by a greedy collision pass on every move.
+// The files are static: the browser fetches and caches them, reruns never send them again.
+(function (map, cfg) {
+    var PANES = {dlLand: 200, dlWater: 210, dlBorders: 220, dlCircles: 390, dlFronts: 400,
+                 dlConvoyPath: 420, dlLabels: 450, dlConvoy: 650, dlSelected: 700};
+    Object.keys(PANES).forEach(function (name) {
+        var pane = map.getPane(name) || map.createPane(name);
+        pane.style.zIndex = PANES[name];
+    });
+    // Background layers and labels never take clicks: they would swallow the story's objects.
+    ['dlLand', 'dlWater', 'dlBorders', 'dlLabels', 'dlCircles'].forEach(function (name) {
+        map.getPane(name).style.pointerEvents = 'none';
+    });
+
+    // A click must not scroll the page: Leaflet focuses the map on mousedown, and when the map's
+    // frame is partly off-screen the browser scrolls it into view between mousedown and mouseup,
+    // so Leaflet sees a drag and drops the click.
+    if (map.keyboard) {
+        map.keyboard._onMouseDown = function () {
+            if (!this._focused) { this._map._container.focus({preventScroll: true}); }
+        };
+    }
+
+    // The page sizes the map's frame to the screen (CSS in app.py); the map fills the frame.
+    function fillFrame() {
+        var el = map.getContainer(), h = window.innerHeight;
+        if (h > 0 && Math.abs(el.clientHeight - h) > 1) {
+            el.style.height = h + 'px';
+            map.invalidateSize(false);
+        }
+    }
+    window.addEventListener('resize', fillFrame);
+    fillFrame();
+
+    // Uncertainty circles say something only at a readable size: hidden when a few pixels
+    // across (noise) or when wider than a marker's neighbourhood (around the enclave a dozen of
+    // them overlap and grey it out); the selection's always stays.
+    window.dlCircles = [];
+    function circleSizes() {
+        var limit = 36;
+        window.dlCircles = window.dlCircles.filter(function (c) { return map.hasLayer(c); });
+        window.dlCircles.forEach(function (c) {
+            var px = c._radius || 0;
+            var on = c.options.dlKeep || (px >= 6 && px <= limit);
+            c.setStyle({opacity: on ? c.options.dlOpacity : 0,
+                        fillOpacity: on ? c.options.dlFill : 0});
+        });
+    }
+    window.dlCircleSizes = circleSizes;
+    map.on('zoomend', circleSizes);
+
+    var landStyle = {stroke: false, fillColor: '#f4f1ea', fillOpacity: 1, interactive: false};
+    var tiers = [
+        {file: 'world-low.geojson', min: 0, max: 4.99},
+        {file: 'world.geojson', min: 5, max: 99},
+    ];
+    var data = {};
+    function fetchJson(file) {
+        if (!data[file]) {
+            data[file] = fetch(cfg.base + file).then(function (r) {
+                if (!r.ok) { throw new Error(file + ': ' + r.status); }
+                return r.json();
+            });
+        }
+        return data[file];
+    }
+    tiers.forEach(function (tier) {
+        // The low tier has no border lines: its land outlines draw coast and borders at once.
+        var style = tier.min === 0
+            ? L.extend({}, landStyle, {stroke: true, color: '#aaa59b', weight: 0.8}) : landStyle;
+        tier.layer = L.layerGroup();
+        tier.land = L.geoJSON(null, {pane: 'dlLand', interactive: false, style: style,
+            filter: function (f) { return f.properties.k !== 'border'; }}).addTo(tier.layer);
+        tier.borders = L.geoJSON(null, {pane: 'dlBorders', interactive: false,
+            style: {color: '#9a958c', weight: 1.1, fill: false},
+            filter: function (f) { return f.properties.k === 'border'; }}).addTo(tier.layer);
+    });
+    var water = L.geoJSON(null, {pane: 'dlWater', interactive: false, style: function (f) {
+        return f.properties.kind === 'lake'
+            ? {stroke: true, color: '#8fb3cc', weight: 0.6, fillColor: '#bcd3e4', fillOpacity: 1}
+            : {color: '#8fb3cc', weight: 1.4, fill: false};
+    }});
+
+    function showTiers() {
+        var z = map.getZoom();
+        tiers.forEach(function (tier) {
+            var on = z >= tier.min && z <= tier.max;
+            if (on && !tier.loaded) {
+                tier.loaded = true;
+                fetchJson(tier.file).then(function (gj) {
+                    tier.land.addData(gj);
+                    tier.borders.addData(gj);
+                }).catch(function (e) { console.warn('basemap', e); });
+            }
+            if (on && !map.hasLayer(tier.layer)) { tier.layer.addTo(map); }
+            if (!on && map.hasLayer(tier.layer)) { map.removeLayer(tier.layer); }
+        });
+        if (z >= 6 && !water.loaded) {
+            water.loaded = true;
+            fetchJson('water.geojson').then(function (gj) { water.addData(gj); })
+                .catch(function (e) { console.warn('basemap', e); });
+        }
+        if (z >= 6 && !map.hasLayer(water)) { water.addTo(map); }
+        if (z < 6 && map.hasLayer(water)) { map.removeLayer(water); }
+    }
+
+    // --- labels -----------------------------------------------------------------------------
+    var baseLabels = [];
+    fetchJson('labels.json').then(function (list) { baseLabels = list; relabel(); })
+        .catch(function (e) { console.warn('labels', e); });
+    var labelPane = map.getPane('dlLabels');
+
+    function overlaps(a, b) {
+        return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    }
+    function free(box, taken) {
+        for (var i = 0; i < taken.length; i++) { if (overlaps(box, taken[i])) { return false; } }
+        return true;
+    }
+    // Where a label may sit around its point: right, left, above, below (story places);
+    // centred (countries, rivers).
+    var SPOTS = [[1, 0], [-1, 0], [0, -1], [0, 1]];
+
+    function place(item, taken, size) {
+        var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t, labelPane);
+        el.textContent = item.n;
+        if (item.key) { el.setAttribute('data-label-for', item.key); }
+        var w = el.offsetWidth, h = el.offsetHeight;
+        var p = map.latLngToLayerPoint([item.p[1], item.p[0]]);
+        var spots = item.t !== 'country' && item.t !== 'river' && item.t !== 'area'
+            ? SPOTS : [[0, 0]];
+        var gap = (item.r || 3) + 3;
+        for (var i = 0; i < spots.length; i++) {
+            var dx = spots[i][0], dy = spots[i][1];
+            var x = dx > 0 ? p.x + gap : dx < 0 ? p.x - gap - w : p.x - w / 2;
+            var y = dy > 0 ? p.y + gap : dy < 0 ? p.y - gap - h : p.y - h / 2;
+            var box = {x: x, y: y, w: w, h: h};
+            if (free(box, taken) && inside(box, size)) {
+                taken.push(box);
+                L.DomUtil.setPosition(el, L.point(Math.round(x), Math.round(y)));
+                return true;
+            }
+        }
+        L.DomUtil.remove(el);
+        return false;
+    }
+    function inside(box, size) {
+        var tl = map.layerPointToContainerPoint([box.x, box.y]);
+        return tl.x >= 0 && tl.y >= 0 && tl.x + box.w <= size.x && tl.y + box.h <= size.y;
+    }
+
+    function relabel() {
+        labelPane.innerHTML = '';
+        var z = map.getZoom(), bounds = map.getBounds().pad(0.05), size = map.getSize();
+        var taken = [];
+        // The map's controls (zoom, scale, legend, date) are obstacles, and so are the story's
+        // markers: no label may sit under one or cover one.
+        var origin = map.getContainer().getBoundingClientRect();
+        map.getContainer().querySelectorAll('.leaflet-control').forEach(function (el) {
+            var r = el.getBoundingClientRect();
+            var tl = map.containerPointToLayerPoint([r.left - origin.left, r.top - origin.top]);
+            taken.push({x: tl.x - 4, y: tl.y - 4, w: r.width + 8, h: r.height + 8});
+        });
+        (window.dlStoryMarks || []).forEach(function (m) {
+            var p = map.latLngToLayerPoint([m.p[1], m.p[0]]);
+            taken.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r});
+        });
+        var story = window.dlStoryLabels || [];
+        var storyNames = {};
+        story.forEach(function (item) {
+            storyNames[item.n.toLowerCase()] = true;
+            if (bounds.contains([item.p[1], item.p[0]])) { place(item, taken, size); }
+        });
+        // A city the story names itself (often spelled otherwise: Al Quşayr, al-Qusayr) is
+        // labelled once, by the story.
+        var storyPoints = story.map(function (item) {
+            return map.latLngToLayerPoint([item.p[1], item.p[0]]);
+        });
+        baseLabels.forEach(function (item) {
+            if (item.z > z || storyNames[item.n.toLowerCase()]) { return; }
+            if (!bounds.contains([item.p[1], item.p[0]])) { return; }
+            var p = map.latLngToLayerPoint([item.p[1], item.p[0]]);
+            for (var i = 0; i < storyPoints.length; i++) {
+                if (p.distanceTo(storyPoints[i]) < 14) { return; }
+            }
+            place(item, taken, size);
+        });
+    }
+    window.dlRelabel = relabel;
+
+    // --- the date the map shows -------------------------------------------------------------
+    var dateBox = L.control({position: 'topright'});
+    dateBox.onAdd = function () {
+        var div = L.DomUtil.create('div', 'dl-date');
+        div.setAttribute('data-testid', 'map-date');
+        return div;
+    };
+    dateBox.addTo(map);
+    window.dlSetDate = function (text) { dateBox.getContainer().textContent = text; };
+
+    // --- the view follows the story -----------------------------------------------------
+    // A change of window, filters or selection fits the map to what is shown, unless the reader
+    // has moved the map since; what must stay visible (the selection, the convoy during Play)
+    // is panned into view regardless.
+    var ours = false, userMoved = false, lastFit;
+    map.on('movestart', function () { if (!ours) { userMoved = true; } });
+    map.on('moveend', function () { ours = false; });
+    function move(fn) { ours = true; fn(); }
+    window.dlShow = function (s) {
+        window.dlStoryLabels = s.labels || [];
+        window.dlStoryMarks = s.marks || [];
+        window.dlSetDate(s.date || '');
+        var key = JSON.stringify(s.fit);
+        var first = lastFit === undefined;
+        if (s.fit && key !== lastFit && !userMoved && (!first || s.fit_first)) {
+            move(function () {
+                map.fitBounds(s.fit, {padding: [36, 36], maxZoom: s.max_zoom || 11,
+                                      animate: !first});
+            });
+        }
+        lastFit = key;
+        // On the first draw only the selection is brought into view: the convoy's position
+        // on the story's last day must not pull the opening view away.
+        (first ? (s.focus ? [s.focus] : []) : (s.keep || [])).forEach(function (ll) {
+            if (!map.getBounds().pad(-0.08).contains(ll)) {
+                move(function () { map.panInside(ll, {padding: [60, 60], animate: !first}); });
+            }
+        });
+        circleSizes();
+        relabel();
+    };
+    window.dlMap = map;
+
+    map.on('zoomstart', function () { labelPane.innerHTML = ''; });
+    map.on('zoomend', showTiers);
+    map.on('moveend', relabel);
+    showTiers();
+    relabel();
+})
