@@ -134,7 +134,9 @@ _NOT_FIGURES = re.compile(
     r"|\b(?:19|20)\d{2}\b"  # years
     r"|¶\s*\d+(?:\s*[–-]\s*¶?\s*\d+)?"  # paragraph marks
     r"|\b\d+(?:st|nd|rd|th)\b"  # ordinals
-    r"|[A-Za-z]\d+",  # names with digits in them: T2
+    r"|[A-Za-z]\d+"  # names with digits in them: T2
+    r"|\S*/\S*"  # addresses and paths
+    r"|\b\d{5,}\b",  # story and release numbers: figures that large are written 10,000
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
