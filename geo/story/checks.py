@@ -12,6 +12,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import shapely
 from shapely import affinity
 from shapely.geometry import Point, box, shape
 from shapely.geometry.base import BaseGeometry
@@ -70,6 +72,22 @@ def distance_to_country_km(outlines: Outlines, code: str, lat: float, lon: float
     scale = math.cos(math.radians(lat))
     local = affinity.scale(outlines.shapes[code], xfact=scale, yfact=1.0, origin=(0, 0))
     return local.distance(Point(lon * scale, lat)) * _KM_PER_DEGREE
+
+
+def outside_km(outlines: Outlines, code: str, lats, lons) -> np.ndarray:
+    """Vectorised distance_to_country_km for many points: NaN where it cannot be told."""
+    lats, lons = np.asarray(lats, dtype=float), np.asarray(lons, dtype=float)
+    out = np.full(len(lats), np.nan)
+    if code not in outlines.shapes or not len(lats):
+        return out
+    x0, y0, x1, y1 = outlines.coverage.bounds
+    covered = (lons > x0) & (lons < x1) & (lats > y0) & (lats < y1)
+    inside = covered & shapely.contains_xy(outlines.shapes[code], lons, lats)
+    out[inside] = 0.0
+    # Few points lie outside their country; measure those one by one.
+    for i in np.flatnonzero(covered & ~inside):
+        out[i] = distance_to_country_km(outlines, code, lats[i], lons[i])
+    return out
 
 
 def share_in_country(outlines: Outlines, code: str, geom: BaseGeometry) -> float | None:

@@ -415,7 +415,7 @@ def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
 
 def _reported_with_other_figures(df: pd.DataFrame, out: pd.DataFrame, chk: _Checker) -> None:
     """A 'reported' event whose note gives a figure of its own: the sources disagree."""
-    noted = (df["confidence"] == "reported") & (df["confidence_note"] != "")
+    noted = (df["confidence"] == "reported") & df["confidence_note"].str.contains(r"\d")
     for idx in noted[noted].index:
         own = [int(v) for v in out.loc[idx, list(FIGURES)] if pd.notna(v)]
         other = checks.other_figures(df.at[idx, "confidence_note"], own)
@@ -548,24 +548,30 @@ def _front_in_its_country(poly, side, outlines: Outlines | None, chk: _Checker, 
 def _places_in_their_countries(places: pd.DataFrame, outlines: Outlines, problems) -> None:
     """Each place's point must lie within its radius of every country its country cell names."""
     chk = _Checker("places.csv", problems)
-    for idx, row in places.iterrows():
-        if pd.isna(row["lat"]) or pd.isna(row["lon"]) or pd.isna(row["radius_m"]):
-            continue
-        lat, lon, radius_km = float(row["lat"]), float(row["lon"]), int(row["radius_m"]) / 1000
-        for code in row["country"].split("|"):
-            off = checks.distance_to_country_km(outlines, code, lat, lon)
-            if off is not None and off > radius_km:
-                chk.add(
-                    f"line {int(idx) + chk.first_line}",
-                    f"{row['id']} ({lat}, {lon}) lies {off:.1f} km outside {code}, more than"
-                    f" its radius of {radius_km:g} km: check lat/lon, country or radius_m",
-                )
+    ok = places[["lat", "lon", "radius_m"]].notna().all(axis=1) & (places["country"] != "")
+    rows = places[ok]
+    codes = rows["country"].str.split("|").explode()
+    found = []
+    for code, group in rows.loc[codes.index].groupby(codes.to_numpy(), sort=False):
+        off = checks.outside_km(outlines, code, group["lat"], group["lon"])
+        radius_km = group["radius_m"].to_numpy(dtype=float) / 1000
+        pairs = zip(group.index, off, radius_km, strict=True)
+        found += [(i, code, o, r) for i, o, r in pairs if o > r]
+    for idx, code, off, radius_km in sorted(found, key=lambda f: f[0]):
+        lat, lon = places.at[idx, "lat"], places.at[idx, "lon"]
+        chk.add(
+            f"line {int(idx) + chk.first_line}",
+            f"{places.at[idx, 'id']} ({lat}, {lon}) lies {off:.1f} km outside {code}, more than"
+            f" its radius of {radius_km:g} km: check lat/lon, country or radius_m",
+        )
 
 
 def _convoy_speed(convoy: pd.DataFrame, places: pd.DataFrame, problems) -> None:
     """No leg of the convoy's route may need more than MAX_CONVOY_KMH."""
     chk = _Checker("convoy.csv", problems)
-    joined = _join_places(convoy, places)
+    # places.csv may itself be broken (a duplicate id is reported there): use each id once.
+    usable = places[places["id"] != ""].drop_duplicates("id")
+    joined = _join_places(convoy, usable)
     ok = joined[["date", "lat", "lon", "radius_m"]].notna().all(axis=1)
     positions = [
         checks.Position(idx, r["date"].date(), r["group"], r["lat"], r["lon"], r["radius_m"] / 1000)
