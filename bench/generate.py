@@ -16,11 +16,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+import shapely
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from geo.atomic import atomic_write_bytes, atomic_write_text  # noqa: E402
+from geo.story.checks import load_outlines  # noqa: E402
 from geo.story.load import CATEGORIES, CONFIDENCE, EVENT_COLUMNS  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
@@ -72,10 +74,13 @@ def n_places_for(n_events: int) -> int:
 def _places(rng: np.random.Generator, n: int) -> pd.DataFrame:
     weights = np.array([a[4] for a in ANCHORS], dtype=float)
     anchor = rng.choice(len(ANCHORS), size=n, p=weights / weights.sum())
-    lat = np.array([a[2] for a in ANCHORS])[anchor] + rng.normal(0, 0.25, n)
-    lon = np.array([a[3] for a in ANCHORS])[anchor] + rng.normal(0, 0.25, n)
+    home_lat = np.array([a[2] for a in ANCHORS])[anchor]
+    home_lon = np.array([a[3] for a in ANCHORS])[anchor]
+    lat = np.clip(home_lat + rng.normal(0, 0.25, n), 29.6, 37.3)
+    lon = np.clip(home_lon + rng.normal(0, 0.25, n), 34.3, 42.3)
     names = np.array([a[0] for a in ANCHORS])[anchor]
     countries = np.array([a[1] for a in ANCHORS])[anchor]
+    lat, lon, countries = _on_land(lat, lon, home_lat, home_lon, countries)
     ids = pd.Series(np.arange(1, n + 1)).map("p{:05d}".format)
     return pd.DataFrame(
         {
@@ -84,14 +89,37 @@ def _places(rng: np.random.Generator, n: int) -> pd.DataFrame:
             "aliases": "",
             "kind": np.where(rng.random(n) < 0.3, "town", "village"),
             "country": countries,
-            "lat": np.round(np.clip(lat, 29.6, 37.3), 4),
-            "lon": np.round(np.clip(lon, 34.3, 42.3), 4),
+            "lat": lat,
+            "lon": lon,
             # Town-level precision, as in conflict datasets: under the map's 2 km circle threshold.
             "radius_m": rng.integers(2, 19, n) * 100,
             "geonames_id": "",
             "coord_source": "synthetic (bench/generate.py)",
         }
     )
+
+
+def _on_land(lat, lon, home_lat, home_lon, countries):
+    """Rounded points labelled with the basemap country they fall in, as the validator checks.
+
+    A point at sea (or in no country) is pulled halfway towards its anchor town until it lands;
+    the random draws are untouched, so a seed still gives the same story.
+    """
+    outlines = load_outlines()
+    lat, lon, countries = lat.copy(), lon.copy(), countries.astype(object)
+    for _ in range(12):
+        lat, lon = np.round(lat, 4), np.round(lon, 4)
+        found = np.full(len(lat), "", dtype=object)
+        for code, geom in (outlines.shapes if outlines else {}).items():
+            inside = shapely.contains_xy(geom, lon, lat) & (found == "")
+            found[inside] = code
+        at_sea = found == ""
+        countries = np.where(at_sea, countries, found)
+        if not at_sea.any() or outlines is None:
+            break
+        lat = np.where(at_sea, (lat + home_lat) / 2, lat)
+        lon = np.where(at_sea, (lon + home_lon) / 2, lon)
+    return lat, lon, countries
 
 
 def _events(rng: np.random.Generator, n: int, place_ids: pd.Series) -> pd.DataFrame:

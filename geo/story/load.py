@@ -16,6 +16,8 @@ import pandas as pd
 from shapely.geometry import shape
 
 from geo.geometry import polygon_area_km2
+from geo.story import checks
+from geo.story.checks import BASEMAP, Outlines
 
 CATEGORIES = (
     "offensive",
@@ -133,9 +135,10 @@ class Problem:
 class StoryError(ValueError):
     """Raised when a story folder has problems; ``problems`` lists every one of them."""
 
-    def __init__(self, path: Path | str, problems: list[Problem]):
+    def __init__(self, path: Path | str, problems: list[Problem], warnings: list[Problem] = ()):
         self.path = Path(path)
         self.problems = list(problems)
+        self.warnings = list(warnings)
         lines = "\n".join(f"  {p}" for p in self.problems)
         super().__init__(f"{len(self.problems)} problem(s) in story {self.path}:\n{lines}")
 
@@ -151,6 +154,8 @@ class Story:
     convoy: pd.DataFrame
     fronts: pd.DataFrame
     sources: pd.DataFrame = field(repr=False)
+    # Things a reader should know that do not make the story wrong (a source with no address).
+    warnings: tuple[Problem, ...] = ()
 
     @property
     def id(self) -> str:
@@ -288,7 +293,7 @@ def _split_list(s: pd.Series) -> pd.Series:
     return s.map(lambda v: [x.strip() for x in v.split("|") if x.strip()] if v else [])
 
 
-def _load_meta(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem]):
     chk = _Checker("story.toml", problems)
     try:
         meta = tomllib.loads((path / "story.toml").read_text(encoding="utf-8"))
@@ -350,6 +355,15 @@ def _load_meta(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
                 if src["id"] in seen:
                     chk.add(f"source {n}", f"id {src['id']!r} is used twice")
                 seen.add(src["id"])
+                url = src.get("url")
+                if not (isinstance(url, str) and url.strip()):
+                    warnings.append(
+                        Problem(
+                            "story.toml",
+                            f"source {n} ({src['id']})",
+                            "has no url: a reader cannot look it up",
+                        )
+                    )
     return meta
 
 
@@ -395,7 +409,22 @@ def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     for col in FIGURES:
         out[col] = _numbers(df, col, chk, 0, integer=True)
     out["actors"] = _split_list(df["actors"])
+    _reported_with_other_figures(df, out, chk)
     return out
+
+
+def _reported_with_other_figures(df: pd.DataFrame, out: pd.DataFrame, chk: _Checker) -> None:
+    """A 'reported' event whose note gives a figure of its own: the sources disagree."""
+    noted = (df["confidence"] == "reported") & df["confidence_note"].str.contains(r"\d")
+    for idx in noted[noted].index:
+        own = [int(v) for v in out.loc[idx, list(FIGURES)] if pd.notna(v)]
+        other = checks.other_figures(df.at[idx, "confidence_note"], own)
+        if other:
+            chk.add(
+                f"line {int(idx) + chk.first_line}",
+                f"confidence is 'reported' but the note gives other figures"
+                f" ({', '.join(f'{n:,}' for n in other)}): make it 'disputed'",
+            )
 
 
 def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFrame | None:
@@ -419,7 +448,7 @@ def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     return out
 
 
-def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
+def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.DataFrame | None:
     chk = _Checker("fronts.geojson", problems)
     file = path / "fronts.geojson"
     columns = [*FRONT_PROPERTIES, "reported_km2", "note", "geometry", "computed_km2"]
@@ -472,6 +501,7 @@ def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
                     chk.add(where, "polygon is not valid (self-intersecting or empty)")
                 else:
                     computed = polygon_area_km2(geom["coordinates"])
+                    _front_in_its_country(poly, props.get("side"), outlines, chk, where)
             except (ValueError, TypeError, IndexError, AttributeError) as exc:
                 chk.add(where, f"polygon cannot be read: {exc}")
         for key in ("reported_km2", "drawn_km2"):
@@ -502,6 +532,62 @@ def _load_fronts(path: Path, problems, span, source_ids) -> pd.DataFrame | None:
     return pd.DataFrame(rows, columns=columns)
 
 
+def _front_in_its_country(poly, side, outlines: Outlines | None, chk: _Checker, where: str):
+    """At least MIN_FRONT_SHARE of a side's polygon must lie in that country on the basemap."""
+    if outlines is None or side not in ("LB", "SY"):
+        return
+    share = checks.share_in_country(outlines, side, poly)
+    if share is not None and share < checks.MIN_FRONT_SHARE:
+        chk.add(
+            where,
+            f"only {share:.1%} of the polygon lies in {side} on the basemap"
+            f" (side {side} needs at least {checks.MIN_FRONT_SHARE:.0%})",
+        )
+
+
+def _places_in_their_countries(places: pd.DataFrame, outlines: Outlines, problems) -> None:
+    """Each place's point must lie within its radius of every country its country cell names."""
+    chk = _Checker("places.csv", problems)
+    ok = places[["lat", "lon", "radius_m"]].notna().all(axis=1) & (places["country"] != "")
+    rows = places[ok]
+    codes = rows["country"].str.split("|").explode()
+    found = []
+    for code, group in rows.loc[codes.index].groupby(codes.to_numpy(), sort=False):
+        off = checks.outside_km(outlines, code, group["lat"], group["lon"])
+        radius_km = group["radius_m"].to_numpy(dtype=float) / 1000
+        pairs = zip(group.index, off, radius_km, strict=True)
+        found += [(i, code, o, r) for i, o, r in pairs if o > r]
+    for idx, code, off, radius_km in sorted(found, key=lambda f: f[0]):
+        lat, lon = places.at[idx, "lat"], places.at[idx, "lon"]
+        chk.add(
+            f"line {int(idx) + chk.first_line}",
+            f"{places.at[idx, 'id']} ({lat}, {lon}) lies {off:.1f} km outside {code}, more than"
+            f" its radius of {radius_km:g} km: check lat/lon, country or radius_m",
+        )
+
+
+def _convoy_speed(convoy: pd.DataFrame, places: pd.DataFrame, problems) -> None:
+    """No leg of the convoy's route may need more than MAX_CONVOY_KMH."""
+    chk = _Checker("convoy.csv", problems)
+    # places.csv may itself be broken (a duplicate id is reported there): use each id once.
+    usable = places[places["id"] != ""].drop_duplicates("id")
+    joined = _join_places(convoy, usable)
+    ok = joined[["date", "lat", "lon", "radius_m"]].notna().all(axis=1)
+    positions = [
+        checks.Position(idx, r["date"].date(), r["group"], r["lat"], r["lon"], r["radius_m"] / 1000)
+        for idx, r in joined[ok].iterrows()
+    ]
+    for a, b, kmh in checks.too_fast(positions):
+        days = max(1, (b.day - a.day).days)
+        chk.add(
+            f"line {int(b.label) + chk.first_line}",
+            f"{convoy.at[b.label, 'id']} is too far from {convoy.at[a.label, 'id']}"
+            f" (line {int(a.label) + chk.first_line}): even between the edges of their circles it"
+            f" needs {kmh:.0f} km/h over {days} day(s), faster than a bus"
+            f" ({checks.MAX_CONVOY_KMH:.0f} km/h); check lat/lon, radius_m or the date",
+        )
+
+
 def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
     """Add place_name, lat, lon and radius_m (the place's, unless the row has its own)."""
     lookup = places.set_index("id")
@@ -514,13 +600,21 @@ def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def load_story(path: str | Path) -> Story:
-    """Load and validate the story folder at ``path``; raise StoryError listing every problem."""
+def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Story:
+    """Load and validate the story folder at ``path``; raise StoryError listing every problem.
+
+    ``basemap`` is the countries GeoJSON that places and fronts are checked against (the one
+    the map draws); None skips those checks.
+    """
     path = Path(path)
     if not path.is_dir():
         raise StoryError(path, [Problem(str(path), "", "is not a story folder")])
     problems: list[Problem] = []
-    meta = _load_meta(path, problems)
+    warnings: list[Problem] = []
+    outlines = checks.load_outlines(str(basemap)) if basemap is not None else None
+    if basemap is not None and outlines is None:
+        warnings.append(Problem(str(basemap), "", "cannot be read: geography not checked"))
+    meta = _load_meta(path, problems, warnings)
     span = None
     if meta and "span" in meta:
         span = (meta["span"]["start"], meta["span"]["end"])
@@ -529,7 +623,11 @@ def load_story(path: str | Path) -> Story:
     source_ids = {s.get("id") for s in (meta or {}).get("sources", []) if isinstance(s, dict)}
     events = _load_events(path, problems, span, place_ids, source_ids)
     convoy = _load_convoy(path, problems, span, place_ids, source_ids)
-    fronts = _load_fronts(path, problems, span, source_ids)
+    fronts = _load_fronts(path, problems, span, source_ids, outlines)
+    if places is not None and outlines is not None:
+        _places_in_their_countries(places, outlines, problems)
+    if places is not None and convoy is not None:
+        _convoy_speed(convoy, places, problems)
     if (
         meta
         and "dateline" in meta
@@ -543,7 +641,7 @@ def load_story(path: str | Path) -> Story:
         if places is not None and lm not in place_ids:
             problems.append(Problem("story.toml", "", f"landmark {lm!r} is not a places.csv id"))
     if problems:
-        raise StoryError(path, problems)
+        raise StoryError(path, problems, warnings)
     assert meta is not None and places is not None and events is not None
     assert convoy is not None and fronts is not None
     events = _join_places(events, places)
@@ -552,7 +650,7 @@ def load_story(path: str | Path) -> Story:
     convoy = convoy.sort_values(["date", "group"], kind="stable").reset_index(drop=True)
     fronts = fronts.sort_values(["side", "valid_from"], kind="stable").reset_index(drop=True)
     sources = pd.DataFrame(meta["sources"]).astype(object)
-    return Story(path, meta, places, events, convoy, fronts, sources)
+    return Story(path, meta, places, events, convoy, fronts, sources, tuple(warnings))
 
 
 def describe(story: Story) -> str:
@@ -583,7 +681,15 @@ def run_validate(argv: list[str]) -> int:
         story = load_story(argv[0])
     except StoryError as exc:
         print(exc, file=sys.stderr)
+        _print_warnings(exc.warnings)
         return 1
     print(describe(story))
-    print("OK")
+    _print_warnings(story.warnings)
+    print(f"OK ({len(story.warnings)} warning(s))" if story.warnings else "OK")
     return 0
+
+
+def _print_warnings(warnings: list[Problem] | tuple[Problem, ...]) -> None:
+    """Warnings go to stderr, one a line, and never change the exit status."""
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
