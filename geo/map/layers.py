@@ -28,7 +28,15 @@ from jinja2 import Template
 
 from geo.map import scale
 from geo.map.assets import load_js, localize
-from geo.story.load import FIGURES, Story
+from geo.map.style import (
+    CATEGORY_COLOURS,
+    CONVOY_COLOUR,
+    HALTED_COLOUR,
+    SIDE_STYLE,
+    families_of,
+    family,
+)
+from geo.story.load import FIGURES, Story, story_words
 from geo.story.timeline import (
     convoy_current,
     convoy_distance_km,
@@ -37,28 +45,6 @@ from geo.story.timeline import (
     fronts_on,
 )
 
-CATEGORY_COLOURS = {
-    "offensive": "#d62728",
-    "battle": "#8c1c13",
-    "airstrike": "#ff7f0e",
-    "casualties": "#4d4d4d",
-    "ceasefire": "#2ca02c",
-    "convoy": "#1f77b4",
-    "evacuation": "#17becf",
-    "handover": "#9467bd",
-    "prisoner-swap": "#6a3d9a",
-    "captives": "#e377c2",
-    "remains-found": "#8c564b",
-    "funeral": "#393b79",
-    "speech": "#bcbd22",
-    "celebration": "#e6a700",
-    "statement": "#999999",
-}
-SIDE_STYLE = {
-    "LB": {"color": "#b3261e", "fillColor": "#e0675f", "label": "Lebanese side"},
-    "SY": {"color": "#6b2c91", "fillColor": "#a36cc4", "label": "Syrian side"},
-}
-CONVOY_COLOUR = "#0b4f8a"
 # Places less certain than this get a translucent circle of their radius.
 LARGE_RADIUS_M = 2000
 REGION_RADIUS_M = 50_000
@@ -174,9 +160,11 @@ def events_layer(
     for place_id, evs in by_place.items():
         latest = evs[-1]
         n = len(evs)
-        colour = CATEGORY_COLOURS.get(latest["category"], "#666")
-        size = 22 if n > 1 else 16
-        label = str(n) if n > 1 else ""
+        fam = family(latest["category"])
+        colour = fam.colour
+        size = 22 if n > 1 else 18
+        # One event: its family's symbol; several: how many (colour: the latest one's family).
+        label = str(n) if n > 1 else fam.symbol
         icon = (
             f'<div class="dl-pin" style="background:{colour};'
             f"width:{size}px;height:{size}px;"
@@ -424,7 +412,7 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
             "radius": 9 if is_now else 5,
             "color": "#ffffff" if is_now else CONVOY_COLOUR,
             "weight": 3 if is_now else 2,
-            "fillColor": "#c62828" if halted else CONVOY_COLOUR,
+            "fillColor": HALTED_COLOUR if halted else CONVOY_COLOUR,
             "fillOpacity": 1 if is_now else 0.7,
             "pane": "dlConvoy",
         }
@@ -498,6 +486,9 @@ _CSS = """
                margin-right: 5px; vertical-align: -1px; border: 1px solid #fff;
                box-shadow: 0 0 0 1px rgba(0,0,0,.35); }
 .dl-legend .sq { border-radius: 2px; }
+.dl-legend i svg, .dl-pin svg { display: block; margin: auto; }
+.dl-legend i svg { width: 7px; height: 7px; margin-top: 2px; }
+.dl-pin svg { position: relative; top: 50%; transform: translateY(-50%); }
 .dl-label { position: absolute; white-space: nowrap; pointer-events: none; color: #3b3f45;
             font: 11px/1.2 system-ui, sans-serif; padding: 0 1px;
             text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff, 0 0 4px #fff; }
@@ -540,11 +531,11 @@ class Basemap(MacroElement):
         """
     )
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, pinned: bool = False):
         super().__init__()
         self._name = "DatelineBasemap"
         self.js = load_js("basemap")
-        self.cfg_js = script_json({"base": url})
+        self.cfg_js = script_json({"base": url, "pinned": pinned})
 
 
 class _Control(MacroElement):
@@ -581,26 +572,55 @@ class _Control(MacroElement):
 _LEGEND_OPEN_WHEN_ROOMY = load_js("legend_open")
 
 
-def legend(categories: list[str], convoy: bool = True, fronts: bool = True) -> _Control:
-    """The legend: a colour per event category, and the convoy and enclave when there are any."""
+def legend_rows(
+    categories, convoy: bool, fronts: set[str] | bool, words: dict[str, str], circles: bool = True
+) -> list[dict]:
+    """What the legend lists: the families of ``categories``, then the convoy and the enclave's
+    sides (``fronts``: the sides drawn, or True for both) when they are on the map."""
     rows = [
-        f'<i style="background:{CATEGORY_COLOURS.get(c, "#666")}"></i>{escape(c)}'
-        for c in categories
+        {"colour": f.colour, "symbol": f.symbol, "label": f.label} for f in families_of(categories)
     ]
     if convoy:
-        rows.append(f'<i style="background:{CONVOY_COLOUR}"></i>convoy position (red: halted)')
-    if fronts:
-        rows += [
-            f'<i class="sq" style="background:{s["fillColor"]}"></i>ISIS-held, {s["label"]}'
-            for s in SIDE_STYLE.values()
-        ]
-    rows.append('<i style="background:#eef2f5;border:1px dashed #5a6b7b"></i>place uncertainty')
-    html = (
+        rows.append({"colour": CONVOY_COLOUR, "label": f"{words['convoy']} position"})
+        rows.append({"colour": HALTED_COLOUR, "label": f"{words['convoy']} halted"})
+    sides = set(SIDE_STYLE) if fronts is True else set(fronts or ())
+    for side, s in SIDE_STYLE.items():
+        if side in sides:
+            rows.append(
+                {"colour": s["fillColor"], "shape": "sq", "label": f"{words['held']}, {s['label']}"}
+            )
+    if circles:
+        rows.append({"colour": "#eef2f5", "dashed": True, "label": "place uncertainty"})
+    return rows
+
+
+def _legend_html(rows: list[dict]) -> str:
+    items = []
+    for r in rows:
+        cls = ' class="sq"' if r.get("shape") == "sq" else ""
+        border = "border:1px dashed #5a6b7b;" if r.get("dashed") else ""
+        items.append(
+            f'<span><i{cls} style="background:{r["colour"]};{border}">{r.get("symbol", "")}</i>'
+            f"{escape(r['label'])}</span>"
+        )
+    return (
         "<details><summary><b>Legend</b></summary><div class='dl-grid'>"
-        + "".join(f"<span>{r}</span>" for r in rows)
+        + "".join(items)
         + "</div></details>"
     )
-    return _Control(html, "bottomright", "dl-legend", css=_CSS, on_add=_LEGEND_OPEN_WHEN_ROOMY)
+
+
+def legend(
+    categories: list[str],
+    convoy: bool = True,
+    fronts: bool = True,
+    words: dict[str, str] | None = None,
+) -> _Control:
+    """The legend for the whole story; the map's script lists only what is shown after that."""
+    rows = legend_rows(categories, convoy, fronts, words or story_words({}))
+    return _Control(
+        _legend_html(rows), "bottomright", "dl-legend", css=_CSS, on_add=_LEGEND_OPEN_WHEN_ROOMY
+    )
 
 
 _FULLSCREEN_SVG = (
@@ -615,26 +635,38 @@ def fullscreen_button() -> _Control:
     return _Control(_FULLSCREEN_SVG, "topleft", "leaflet-bar dl-fs", on_add=on_add)
 
 
-ONLINE_TILES = (
-    ("OpenStreetMap", "OpenStreetMap"),
-    ("Light (CARTO)", "CartoDB positron"),
-    (
+# Online base layers, off unless the reader switches one on: (name, URL template, attribution).
+ONLINE_TILES = {
+    "osm": (
+        "OpenStreetMap",
+        "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        "© OpenStreetMap contributors",
+    ),
+    "topo": (
+        "Terrain (OpenTopoMap)",
+        "https://tile.opentopomap.org/{z}/{x}/{y}.png",
+        "© OpenStreetMap contributors, SRTM · style © OpenTopoMap (CC-BY-SA)",
+    ),
+    "sat": (
         "Satellite (Esri)",
         "https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}",
+        "Tiles © Esri — Source: Esri, Maxar, Earthstar Geographics, and the GIS User Community",
     ),
-)
-_ESRI_ATTR = "Tiles © Esri — Source: Esri, Maxar, Earthstar Geographics, and the GIS User Community"
+}
 
 
 def base_map(
     story: Story,
     basemap: str | None = BASEMAP_URL,
     *,
-    online_tiles: bool = False,
+    tiles: str | None = None,
     height: int = 620,
+    pinned: tuple[int, tuple[float, float]] | None = None,
 ) -> folium.Map:
     """The story's base map: offline basemap and labels from ``basemap`` (a URL folder, None for
-    none), legend, scale, fullscreen, the date box; no story objects."""
+    none), legend, scale, fullscreen, the date box; no story objects. ``tiles`` names one of
+    ``ONLINE_TILES`` to draw over the offline basemap; ``pinned`` (zoom, centre) is a view a link
+    asked for, kept until the reader moves the map."""
     p = story.places
     core = p[p["radius_m"] < REGION_RADIUS_M]
     if core.empty:  # a story of regions only: fit them all
@@ -648,9 +680,12 @@ def base_map(
         (bounds[0][0] + bounds[1][0]) / 2,
         (bounds[0][1] + bounds[1][1]) / 2,
     ]
+    zoom = view.get("zoom", 8)
+    if pinned is not None:
+        zoom, center = pinned[0], list(pinned[1])
     m = folium.Map(
         location=center,
-        zoom_start=view.get("zoom", 8),
+        zoom_start=zoom,
         tiles=None,
         control_scale=True,
         prefer_canvas=False,
@@ -661,16 +696,17 @@ def base_map(
     # With no tile layer folium leaves these off the map, and marker clustering needs maxZoom.
     m.options.update(minZoom=2, maxZoom=14)
     if basemap is not None:
-        Basemap(basemap).add_to(m)
-    if online_tiles:
-        for name, tiles in ONLINE_TILES:
-            attr = _ESRI_ATTR if tiles.startswith("https://server.arcgisonline") else None
-            # Base layers, so one replaces the opaque outlines instead of hiding under them.
-            folium.TileLayer(tiles, name=name, attr=attr, overlay=False).add_to(m)
+        Basemap(basemap, pinned=pinned is not None).add_to(m)
+    if tiles in ONLINE_TILES:
+        name, url, attr = ONLINE_TILES[tiles]
+        # Above the offline basemap (js/basemap.js puts the tile pane there): where tiles fail to
+        # load, the offline land, borders and labels still show through.
+        folium.TileLayer(url, name=name, attr=attr, max_zoom=19).add_to(m)
     categories = sorted(set(story.events["category"].unique()), key=list(CATEGORY_COLOURS).index)
-    legend(categories, not story.convoy.empty, not story.fronts.empty).add_to(m)
+    words = story_words(story.meta)
+    legend(categories, not story.convoy.empty, not story.fronts.empty, words).add_to(m)
     fullscreen_button().add_to(m)
-    if "zoom" not in view:
+    if "zoom" not in view and pinned is None:
         m.fit_bounds(bounds, padding=(20, 20))
     return localize(m)
 
@@ -787,7 +823,14 @@ def view_layer(
             if item["key"] == selected:
                 item["t"] = "story dl-label-selected"
         labels.sort(key=lambda item: item["key"] != selected)
+    drawn_sides = set()
+    if "fronts" in layers and not story.fronts.empty:
+        drawn_sides = set(fronts_on(story.fronts, day)["side"])
+    convoy_shown = "convoy" in layers and not convoy_until(story.convoy, day).empty
+    cats = events["category"].unique() if "events" in layers else []
+    rows = legend_rows(cats, convoy_shown, drawn_sides, story_words(story.meta), "places" in layers)
     state = {
+        "legend": rows,
         "labels": labels,
         "marks": marks,
         "date": f"As of {fmt_day(day)}",

@@ -293,6 +293,15 @@ def _split_list(s: pd.Series) -> pd.Series:
     return s.map(lambda v: [x.strip() for x in v.split("|") if x.strip()] if v else [])
 
 
+# What a story calls its moving group, its held area and who holds it (story.toml [words]).
+WORDS = {"convoy": "convoy", "enclave": "held area", "held": "held"}
+
+
+def story_words(meta: dict) -> dict[str, str]:
+    """The story's own words for its convoy, enclave and holder, with plain defaults."""
+    return {**WORDS, **(meta.get("words") or {})}
+
+
 def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem]):
     chk = _Checker("story.toml", problems)
     try:
@@ -341,6 +350,15 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem]):
         if not ok:
             chk.add("", "map must be { center = [lat, lon], zoom = <whole number> }")
             meta.pop("map")
+    words = meta.get("words")
+    if words is not None:
+        ok = isinstance(words, dict) and all(
+            k in WORDS and isinstance(v, str) and 0 < len(v.strip()) <= 40 and "<" not in v
+            for k, v in words.items()
+        )
+        if not ok:
+            chk.add("", f"words must be {{ {' , '.join(WORDS)} = <text up to 40 characters> }}")
+            meta.pop("words")
     sources = meta.get("sources")
     if sources is not None:
         if not isinstance(sources, list) or not sources:

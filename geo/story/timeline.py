@@ -139,3 +139,29 @@ def held_area_series(fronts: pd.DataFrame, start: date, end: date) -> pd.DataFra
         series[days == gone] = 0.0
         out[side] = series
     return out
+
+
+def held_area_long(fronts: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
+    """The held area per side and day over [start, end], for a chart without gaps.
+
+    Columns ``day``, ``side``, ``km2``, ``carried``: a day with no published figure carries the
+    last one forward (``carried`` True, so the chart can say so); from the day after the last
+    polygon the area is 0. Days before a side's first polygon are left out.
+    """
+    rows = []
+    if fronts.empty:
+        return pd.DataFrame(columns=["day", "side", "km2", "carried"])
+    first = min(fronts["valid_from"].min(), _ts(start))
+    full = held_area_series(fronts, first.date(), max(_ts(end), _ts(start)).date())
+    for side in full.columns:
+        sides = fronts[fronts["side"] == side]
+        series = full[side]
+        begin, last = sides["valid_from"].min(), sides["valid_to"].max()
+        carried = series.isna() & (series.index >= begin) & (series.index <= last)
+        filled = series.ffill()
+        filled[series.index > last] = 0.0
+        keep = (series.index >= max(begin, _ts(start))) & (series.index <= _ts(end))
+        keep &= filled.notna()
+        for day in series.index[keep]:
+            rows.append((day, side, float(filled[day]), bool(carried[day])))
+    return pd.DataFrame(rows, columns=["day", "side", "km2", "carried"])

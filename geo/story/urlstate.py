@@ -128,3 +128,36 @@ def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dic
     if view.selected:
         out["sel"] = view.selected
     return out
+
+
+# --- the map's own view: base layer, zoom and centre ---------------------------------------------
+TILES = ("offline", "osm", "topo", "sat")
+MIN_ZOOM, MAX_ZOOM = 2, 14
+_NUMBER = re.compile(r"-?\d{1,3}(\.\d{1,6})?")
+
+
+def parse_tiles(value: object, default: str = "offline") -> str:
+    """The base layer a link asks for (``tiles=osm``), or ``default`` for anything else."""
+    text = _first(value) if value is not None else ""
+    return text if text in TILES else default
+
+
+def parse_map_view(zoom: object, center: object) -> tuple[int, tuple[float, float]] | None:
+    """(zoom, (lat, lon)) from ``zoom=9&center=34.2,36.5``, or None unless both are sane."""
+    if zoom is None or center is None:
+        return None
+    z, c = _first(zoom), _first(center)
+    if not z.isdigit() or not MIN_ZOOM <= int(z) <= MAX_ZOOM:
+        return None
+    parts = c.split(",")
+    if len(parts) != 2 or not all(_NUMBER.fullmatch(x) for x in parts):
+        return None
+    lat, lon = float(parts[0]), float(parts[1])
+    if not (-85 <= lat <= 85 and -180 <= lon <= 180):
+        return None
+    return int(z), (lat, lon)
+
+
+def map_view_params(zoom: int, center: tuple[float, float]) -> dict[str, str]:
+    """The query params of a map view (4 decimals: about 10 m)."""
+    return {"zoom": str(zoom), "center": f"{center[0]:.4f},{center[1]:.4f}"}

@@ -5,6 +5,9 @@
 (function (map, cfg) {
     var PANES = {dlLand: 200, dlWater: 210, dlBorders: 220, dlCircles: 390, dlFronts: 400,
                  dlConvoyPath: 420, dlLabels: 450, dlConvoy: 650, dlSelected: 700};
+    // Online tiles, when the reader switches them on, cover the offline land; where they fail
+    // to load, it shows through.
+    map.getPane('tilePane').style.zIndex = 230;
     Object.keys(PANES).forEach(function (name) {
         var pane = map.getPane(name) || map.createPane(name);
         pane.style.zIndex = PANES[name];
@@ -200,18 +203,49 @@
     dateBox.addTo(map);
     window.dlSetDate = function (text) { dateBox.getContainer().textContent = text; };
 
+    // --- the legend lists only what is on the map -------------------------------------------
+    // Labels are text; colours and symbols come from Dateline's own style table, never data.
+    function legend(rows) {
+        var grid = map.getContainer().querySelector('.dl-legend .dl-grid');
+        if (!grid) { return; }
+        grid.innerHTML = '';
+        rows.forEach(function (r) {
+            var span = L.DomUtil.create('span', '', grid);
+            var i = L.DomUtil.create('i', r.shape === 'sq' ? 'sq' : '', span);
+            i.style.background = r.colour;
+            if (r.dashed) { i.style.border = '1px dashed #5a6b7b'; }
+            if (r.symbol) { i.innerHTML = r.symbol; }
+            span.appendChild(document.createTextNode(r.label));
+        });
+    }
+
     // --- the view follows the story -----------------------------------------------------
     // A change of window, filters or selection fits the map to what is shown, unless the reader
     // has moved the map since; what must stay visible (the selection, the convoy during Play)
     // is panned into view regardless.
-    var ours = false, userMoved = false, lastFit;
+    // A link with zoom and centre pins the view: it counts as the reader's own move.
+    var ours = false, userMoved = !!cfg.pinned, lastFit;
     map.on('movestart', function () { if (!ours) { userMoved = true; } });
-    map.on('moveend', function () { ours = false; });
+    map.on('moveend', function () {
+        ours = false;
+        if (userMoved) { remember(); }
+    });
+    // The reader's view goes into the page's address (zoom, centre), so a link reopens it; no
+    // rerun is needed for that, and the app keeps these two parameters when it rewrites the URL.
+    function remember() {
+        try {
+            var w = window.parent, u = new URL(w.location.href), c = map.getCenter();
+            u.searchParams.set('zoom', String(map.getZoom()));
+            u.searchParams.set('center', c.lat.toFixed(4) + ',' + c.lng.toFixed(4));
+            w.history.replaceState(w.history.state, '', u.toString());
+        } catch (e) { /* a published file has no parent page to write to */ }
+    }
     function move(fn) { ours = true; fn(); }
     window.dlShow = function (s) {
         window.dlStoryLabels = s.labels || [];
         window.dlStoryMarks = s.marks || [];
         window.dlSetDate(s.date || '');
+        if (s.legend) { legend(s.legend); }
         var key = JSON.stringify(s.fit);
         var first = lastFit === undefined;
         if (s.fit && key !== lastFit && !userMoved && (!first || s.fit_first)) {

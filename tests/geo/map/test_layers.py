@@ -22,12 +22,15 @@ from geo.map.layers import (
     figures_text,
     fmt_span,
     fronts_layer,
+    legend_rows,
     parse_key,
     places_layer,
     reported_text,
     standalone_html,
     story_layers,
+    view_layer,
 )
+from geo.map.style import FAMILIES, family
 from geo.story.load import Story, load_story
 from geo.story.timeline import filter_events
 from tests.helpers import (
@@ -37,6 +40,7 @@ from tests.helpers import (
 )
 
 START, END = date(2017, 8, 1), date(2017, 8, 31)
+LAYERS_ALL = ("events", "places", "convoy", "fronts")
 XSS = "<img src=x onerror=alert(1)>"
 XSS_ESCAPED = "&lt;img src=x onerror=alert(1)&gt;"
 
@@ -208,7 +212,8 @@ def test_several_events_make_a_numbered_marker(story: Story, sources):
         for f in features(events_layer(story.events, sources))
     }
     assert ">2</div>" in feats["baalbek"]["icon"] and feats["baalbek"]["size"] == 22
-    assert "></div>" in feats["arsal"]["icon"] and feats["arsal"]["size"] == 16
+    # One event: its family's symbol instead of a number.
+    assert family("convoy").symbol in feats["arsal"]["icon"] and feats["arsal"]["size"] == 18
     # Coloured by the latest event: e5, a celebration on 31 Aug.
     assert CATEGORY_COLOURS["celebration"] in feats["baalbek"]["icon"]
     assert visible(feats["baalbek"]["tip"]).endswith("· 2 events")
@@ -454,18 +459,76 @@ def legend_html(m: folium.Map) -> str:
     return ctl.html
 
 
-def test_legend_lists_the_story_categories_in_colour_order(story: Story):
+def test_legend_lists_the_story_families_in_order(story: Story):
     html = legend_html(base_map(story, None))
-    listed = re.findall(r"</i>([a-z-]+)</span>", html)
-    assert listed == ["offensive", "airstrike", "ceasefire", "evacuation", "speech", "celebration"]
-    for category in listed:
-        assert CATEGORY_COLOURS[category] in html
+    listed = re.findall(r"</i>([a-z ]+)</span>", html)
+    # offensive; airstrike; ceasefire; evacuation; speech and celebration
+    assert listed[:5] == [
+        "fighting",
+        "strikes",
+        "deals and handovers",
+        "movement",
+        "speeches and statements",
+    ]
+    for name in listed[:5]:
+        assert next(f for f in FAMILIES if f.label == name).colour in html
 
 
-def test_legend_has_convoy_and_both_sides(story: Story):
+def test_legend_has_convoy_and_both_sides_in_the_story_words(story: Story):
     html = legend_html(base_map(story, None))
     assert "convoy position" in html
-    assert "ISIS-held, Lebanese side" in html and "ISIS-held, Syrian side" in html
+    # The mini story has no [words]: the plain defaults.
+    assert "held, Lebanese side" in html and "held, Syrian side" in html
+
+
+WORDS = {"convoy": "column", "enclave": "pocket", "held": "rebel-held"}
+
+
+@pytest.mark.parametrize(
+    ("categories", "convoy", "fronts", "labels"),
+    [
+        pytest.param([], False, set(), ["place uncertainty"], id="nothing"),
+        pytest.param(
+            ["battle", "offensive", "speech"],
+            False,
+            set(),
+            ["fighting", "speeches and statements", "place uncertainty"],
+            id="families-once",
+        ),
+        pytest.param(
+            [],
+            True,
+            {"SY"},
+            ["column position", "column halted", "rebel-held, Syrian side", "place uncertainty"],
+            id="story-words",
+        ),
+        pytest.param(["mystery"], False, set(), ["other", "place uncertainty"], id="unknown"),
+    ],
+)
+def test_legend_rows_list_only_what_is_shown(categories, convoy, fronts, labels):
+    rows = legend_rows(categories, convoy, fronts, WORDS)
+    assert [r["label"] for r in rows] == labels
+
+
+def test_view_state_follows_the_window(story: Story):
+    def state(start, end, layers=frozenset(LAYERS_ALL), selected=None):
+        events = filter_events(story.events, date.fromisoformat(start), date.fromisoformat(end))
+        view = view_layer(story, events, date.fromisoformat(end), layers, selected)
+        (el,) = [c for c in walk(view) if hasattr(c, "state")]
+        return el.state
+
+    early = state("2017-08-01", "2017-08-03")
+    assert [lab["n"] for lab in early["labels"] if lab["t"] == "story"] == ["Arsal"]
+    assert early["date"] == "As of 3 Aug 2017"
+    assert not any("convoy" in r["label"] for r in early["legend"])
+    late = state("2017-08-28", "2017-08-31")
+    assert any(r["label"] == "convoy position" for r in late["legend"])
+    # The frame holds the window's events and the convoy's position on the last day.
+    (south, west), (north, east) = late["fit"]
+    assert south <= 34.0058 <= north and west <= 36.2181 <= east  # Baalbek
+    chosen = state("2017-08-01", "2017-08-03", selected="place:beirut")
+    assert chosen["focus"] == [33.89332, 35.50157]
+    assert chosen["keep"][0] == [33.89332, 35.50157]
 
 
 @pytest.mark.parametrize(

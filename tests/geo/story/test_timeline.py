@@ -25,6 +25,7 @@ from geo.story.timeline import (
     events_per_day,
     filter_events,
     fronts_on,
+    held_area_long,
     held_area_series,
     in_window,
 )
@@ -433,3 +434,30 @@ def test_held_area_series_without_fronts_has_no_columns(story: Story):
     series = held_area_series(story.fronts.iloc[0:0], d("2017-08-19"), d("2017-08-21"))
     assert series.columns.empty
     assert len(series) == 3
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "day", "side", "km2", "carried"),
+    [
+        pytest.param("2017-08-19", "2017-08-31", "2017-08-21", "LB", 120.0, False, id="reported"),
+        pytest.param("2017-08-19", "2017-08-31", "2017-08-23", "LB", 120.0, True, id="carried"),
+        pytest.param("2017-08-19", "2017-08-31", "2017-08-28", "LB", 0.0, False, id="gone"),
+        pytest.param("2017-08-19", "2017-08-31", "2017-08-31", "LB", 0.0, False, id="still-gone"),
+        pytest.param("2017-08-25", "2017-08-26", "2017-08-25", "LB", 120.0, True, id="window"),
+    ],
+)
+def test_held_area_long_has_no_gaps(unreported_story, start, end, day, side, km2, carried):
+    long = held_area_long(unreported_story.fronts, d(start), d(end))
+    assert long["day"].min() >= pd.Timestamp(start) and long["day"].max() <= pd.Timestamp(end)
+    row = long[(long["day"] == pd.Timestamp(day)) & (long["side"] == side)]
+    assert row["km2"].tolist() == [km2] and row["carried"].tolist() == [carried]
+    assert not long["km2"].isna().any()
+
+
+def test_held_area_long_starts_at_the_first_polygon(story: Story):
+    long = held_area_long(story.fronts, d("2017-08-01"), d("2017-08-31"))
+    assert long["day"].min() == pd.Timestamp("2017-08-19")
+
+
+def test_held_area_long_without_fronts(story: Story):
+    assert held_area_long(story.fronts.iloc[0:0], d("2017-08-19"), d("2017-08-21")).empty

@@ -6,7 +6,15 @@ from datetime import date
 
 import pytest
 
-from geo.story.urlstate import LAYERS, View, parse_view, to_params
+from geo.story.urlstate import (
+    LAYERS,
+    View,
+    map_view_params,
+    parse_map_view,
+    parse_tiles,
+    parse_view,
+    to_params,
+)
 
 SPANS = {
     "mini": (date(2017, 8, 1), date(2017, 8, 31)),
@@ -266,3 +274,55 @@ def test_actor_with_a_comma_round_trips():
         actors_of=actors.__getitem__,
     )
     assert got == (view, [])
+
+
+# --- the map's own view -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("osm", "osm"),
+        ("topo", "topo"),
+        ("sat", "sat"),
+        ("offline", "offline"),
+        (["sat", "osm"], "sat"),
+        ("OSM", "offline"),
+        ("javascript:alert(1)", "offline"),
+        ("", "offline"),
+        (None, "offline"),
+    ],
+)
+def test_parse_tiles(value, expected):
+    assert parse_tiles(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("zoom", "center", "expected"),
+    [
+        ("9", "34.2,36.5", (9, (34.2, 36.5))),
+        ("14", "-33.9249,18.4241", (14, (-33.9249, 18.4241))),
+        ("2", "0,0", (2, (0.0, 0.0))),
+        ("1", "34.2,36.5", None),
+        ("15", "34.2,36.5", None),
+        ("9.5", "34.2,36.5", None),
+        ("-3", "34.2,36.5", None),
+        ("9", "95,36.5", None),
+        ("9", "34.2,200", None),
+        ("9", "34.2", None),
+        ("9", "34.2,36.5,1", None),
+        ("9", "nan,inf", None),
+        ("9", "1e3,2", None),
+        ("9", "<b>,1", None),
+        (None, "34.2,36.5", None),
+        ("9", None, None),
+    ],
+)
+def test_parse_map_view(zoom, center, expected):
+    assert parse_map_view(zoom, center) == expected
+
+
+def test_map_view_round_trip():
+    params = map_view_params(11, (34.123456, 36.654321))
+    assert params == {"zoom": "11", "center": "34.1235,36.6543"}
+    assert parse_map_view(params["zoom"], params["center"]) == (11, (34.1235, 36.6543))
