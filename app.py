@@ -265,6 +265,12 @@ with st.sidebar:
 events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
 words = story_words(story.meta)
 
+
+def _first_up(text: str) -> str:
+    # str.capitalize() would lower the rest: "ISIS-held" must not become "Isis-held".
+    return text[:1].upper() + text[1:]
+
+
 # --- URL reflects the current view --------------------------------------------------------------
 view = View(
     story_id,
@@ -409,7 +415,7 @@ with detail_col:
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
         st.markdown(
-            f"**{escape(words['convoy'].capitalize())} · {fmt_day(d['date'])}** "
+            f"**{escape(_first_up(words['convoy']))} · {fmt_day(d['date'])}** "
             f"({escape(d['group'])})"
         )
         st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
@@ -420,7 +426,7 @@ with detail_col:
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
-        st.markdown(f"**{escape(words['enclave'].capitalize())}, {side} side**")
+        st.markdown(f"**{escape(_first_up(words['enclave']))}, {side} side**")
         st.write(
             f"{fmt_span(d['valid_from'], d['valid_to'])}: reported "
             f"{reported_text(d['reported_km2'])}, "
@@ -459,7 +465,7 @@ with chart_a:
         )
         st.bar_chart(by_family, color=[f.colour for f in fams], height=220, stack=True)
 with chart_b:
-    st.markdown(f"##### {words['held'].capitalize()} area (reported km²)")
+    st.markdown(f"##### {_first_up(words['held'])} area (reported km²)")
     area = held_area_long(story.fronts, start, end)
     if story.fronts.empty:
         st.caption(f"This story has no {words['enclave']}.")

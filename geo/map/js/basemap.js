@@ -20,10 +20,14 @@
     // A click must not scroll the page: Leaflet focuses the map on mousedown, and when the map's
     // frame is partly off-screen the browser scrolls it into view between mousedown and mouseup,
     // so Leaflet sees a drag and drops the click.
-    if (map.keyboard) {
-        map.keyboard._onMouseDown = function () {
-            if (!this._focused) { this._map._container.focus({preventScroll: true}); }
+    // The handler was bound when the map was made, so it is swapped, not just overwritten.
+    var kb = map.keyboard;
+    if (kb && kb._onMouseDown) {
+        L.DomEvent.off(map.getContainer(), 'mousedown', kb._onMouseDown, kb);
+        kb._onMouseDown = function () {
+            if (!this._focused) { this._map.getContainer().focus({preventScroll: true}); }
         };
+        L.DomEvent.on(map.getContainer(), 'mousedown', kb._onMouseDown, kb);
     }
 
     // The page sizes the map's frame to the screen (CSS in app.py); the map fills the frame.
@@ -266,6 +270,35 @@
         relabel();
     };
     window.dlMap = map;
+
+    // The country under a point on the land drawn now (null: sea, or not loaded yet).
+    function inRing(ring, x, y) {
+        var inside = false;
+        for (var i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+            var xi = ring[i][0], yi = ring[i][1], xj = ring[j][0], yj = ring[j][1];
+            if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) {
+                inside = !inside;
+            }
+        }
+        return inside;
+    }
+    window.dlLandAt = function (lat, lon) {
+        var found = null;
+        tiers.forEach(function (tier) {
+            if (found || !map.hasLayer(tier.layer)) { return; }
+            tier.land.eachLayer(function (l) {
+                var g = l.feature.geometry;
+                var polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+                polys.forEach(function (poly) {
+                    if (!found && inRing(poly[0], lon, lat) &&
+                        !poly.slice(1).some(function (hole) { return inRing(hole, lon, lat); })) {
+                        found = l.feature.properties.name;
+                    }
+                });
+            });
+        });
+        return found;
+    };
 
     map.on('zoomstart', function () { labelPane.innerHTML = ''; });
     map.on('zoomend', showTiers);
