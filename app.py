@@ -62,7 +62,9 @@ st.markdown(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
     ".block-container h4{padding-top:0;font-size:1.25rem;line-height:1.3}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
-    " !important}</style>",
+    " !important}"
+    # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
+    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>",
     unsafe_allow_html=True,
 )
 

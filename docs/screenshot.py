@@ -1,4 +1,4 @@
-"""Regenerate docs/screenshot.png: the app on 19–22 Aug 2017 with the convoy's crossing selected."""
+"""Regenerate docs/screenshot.png (1440×900) and docs/screenshot-phone.png (390×844)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,7 @@ from tests.e2e.appserver import (  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshot.png")
-    parser.add_argument(
-        "--query", default="?from=2017-08-19&to=2017-08-22&sel=place:sheikh-ali-crossing"
-    )
+    parser.add_argument("--query", default="?from=2017-08-28&to=2017-08-31&sel=place:baalbek")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -36,16 +34,26 @@ def main() -> int:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1440, "height": 1000})
-                page.goto(f"{srv.url}/{args.query}")
-                page.wait_for_selector(APP_READY, timeout=60_000)
-                frame = page.frame_locator(MAP_FRAME)
-                frame.locator(".dl-pin").first.wait_for(timeout=30_000)
-                page.screenshot(path=str(args.out))
+                sizes = {
+                    args.out: (1440, 900),
+                    args.out.with_name("screenshot-phone.png"): (390, 844),
+                }
+                for out, (width, height) in sizes.items():
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.goto(f"{srv.url}/{args.query}")
+                    page.wait_for_selector(APP_READY, timeout=60_000)
+                    frame = page.frame_locator(MAP_FRAME)
+                    frame.locator(".dl-pin").first.wait_for(timeout=30_000)
+                    frame.locator(".dl-label").first.wait_for(timeout=30_000)
+                    map_doc = next(f for f in page.frames if "streamlit_folium" in f.url)
+                    map_doc.wait_for_function(
+                        "document.querySelectorAll('.leaflet-dlLand-pane path').length > 100"
+                    )
+                    page.screenshot(path=str(out))
+                    print(f"wrote {out}")
                 browser.close()
         finally:
             stop_server(srv)
-    print(f"wrote {args.out}")
     return 0
 
 

@@ -90,19 +90,29 @@
             : {color: '#8fb3cc', weight: 1.4, fill: false};
     }});
 
+    function load(tier) {
+        if (tier.loaded) { return; }
+        tier.loaded = true;
+        fetchJson(tier.file).then(function (gj) {
+            tier.land.addData(gj);
+            tier.borders.addData(gj);
+            tier.ready = true;
+            showTiers();
+        }).catch(function (e) { console.warn('basemap', e); });
+    }
+
     function showTiers() {
         var z = map.getZoom();
+        var wanted = tiers.filter(function (tier) { return z >= tier.min && z <= tier.max; })[0];
+        // The light tier too, so something is drawn at once at any zoom.
+        load(tiers[0]);
+        load(wanted);
+        // Until the wanted tier has arrived, the other one stays: never an empty sea.
+        var shown = wanted.ready ? wanted
+            : tiers.filter(function (tier) { return tier.ready; })[0] || wanted;
         tiers.forEach(function (tier) {
-            var on = z >= tier.min && z <= tier.max;
-            if (on && !tier.loaded) {
-                tier.loaded = true;
-                fetchJson(tier.file).then(function (gj) {
-                    tier.land.addData(gj);
-                    tier.borders.addData(gj);
-                }).catch(function (e) { console.warn('basemap', e); });
-            }
-            if (on && !map.hasLayer(tier.layer)) { tier.layer.addTo(map); }
-            if (!on && map.hasLayer(tier.layer)) { map.removeLayer(tier.layer); }
+            if (tier === shown && !map.hasLayer(tier.layer)) { tier.layer.addTo(map); }
+            if (tier !== shown && map.hasLayer(tier.layer)) { map.removeLayer(tier.layer); }
         });
         if (z >= 6 && !water.loaded) {
             water.loaded = true;
@@ -131,7 +141,10 @@
     var SPOTS = [[1, 0], [-1, 0], [0, -1], [0, 1]];
 
     function place(item, taken, size) {
-        var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t, labelPane);
+        var selected = item.t.indexOf('selected') >= 0;
+        // The selection's name sits above the markers, so no cluster hides it.
+        var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t,
+                                  selected ? map.getPane('dlSelected') : labelPane);
         el.textContent = item.n;
         if (item.key) { el.setAttribute('data-label-for', item.key); }
         var w = el.offsetWidth, h = el.offsetHeight;
@@ -150,6 +163,13 @@
                 return true;
             }
         }
+        if (selected) {
+            // The selection is always named, even over a neighbour.
+            var x0 = p.x + gap, y0 = p.y - h / 2;
+            taken.push({x: x0, y: y0, w: w, h: h});
+            L.DomUtil.setPosition(el, L.point(Math.round(x0), Math.round(y0)));
+            return true;
+        }
         L.DomUtil.remove(el);
         return false;
     }
@@ -160,6 +180,7 @@
 
     function relabel() {
         labelPane.innerHTML = '';
+        map.getPane('dlSelected').querySelectorAll('.dl-label').forEach(L.DomUtil.remove);
         var z = map.getZoom(), bounds = map.getBounds().pad(0.05), size = map.getSize();
         var taken = [];
         // The map's controls (zoom, scale, legend, date) are obstacles, and so are the story's
@@ -300,7 +321,10 @@
         return found;
     };
 
-    map.on('zoomstart', function () { labelPane.innerHTML = ''; });
+    map.on('zoomstart', function () {
+        labelPane.innerHTML = '';
+        map.getPane('dlSelected').querySelectorAll('.dl-label').forEach(L.DomUtil.remove);
+    });
     map.on('zoomend', showTiers);
     map.on('moveend', relabel);
     showTiers();
