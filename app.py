@@ -14,10 +14,12 @@ import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
 
+from geo.atomic import atomic_write_text
 from geo.map.assets import install_static
 from geo.map.layers import (
     ONLINE_TILES,
     base_map,
+    browser_layers,
     figures_text,
     fmt_day,
     fmt_span,
@@ -25,6 +27,7 @@ from geo.map.layers import (
     reported_text,
     story_layers,
 )
+from geo.map.payload import BROWSER_LIMIT, payload_json
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
 from geo.story.details import convoy_details, front_details, place_details
@@ -301,6 +304,17 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
     return place_codes(s.events, s.places)
 
 
+@st.cache_resource(max_entries=8)
+def _payload_url(path: str, fingerprint: tuple) -> str:
+    # Once per story version: the file's name carries its content hash, so browsers cache it.
+    text, digest = payload_json(_load(path, fingerprint))
+    name = f"{_load(path, fingerprint).id}-{digest}.json"
+    target = ROOT / "static" / "story-data" / name
+    if not target.exists():
+        atomic_write_text(target, text)
+    return f"/app/static/story-data/{name}"
+
+
 map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
@@ -333,15 +347,29 @@ with map_col:
     fit_first = pinned is None and (
         (start, end) != (story.start, story.end) or bool(st.session_state.selected)
     )
-    groups = story_layers(
-        story,
-        events,
-        end,
-        layers,
-        selected=st.session_state.selected,
-        fit_first=fit_first,
-        **scaled,
-    )
+    if len(story.events) <= BROWSER_LIMIT and not big:
+        # The browser has the whole story and applies the window itself: a move sends the window.
+        story_path = stories[story_id].path
+        groups = browser_layers(
+            _payload_url(str(story_path), _fingerprint(story_path)),
+            start,
+            end,
+            None if chosen_categories == categories else chosen_categories,
+            chosen_actors,
+            layers,
+            st.session_state.selected,
+            fit_first=fit_first,
+        )
+    else:
+        groups = story_layers(
+            story,
+            events,
+            end,
+            layers,
+            selected=st.session_state.selected,
+            fit_first=fit_first,
+            **scaled,
+        )
     clicked = st_folium(
         fmap,
         key=map_key,

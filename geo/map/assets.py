@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import shutil
 from functools import cache
 from pathlib import Path
@@ -54,6 +55,22 @@ class NonLocalAssetError(RuntimeError):
 BASEMAP_FILES = ("world-low.geojson", "world.geojson", "water.geojson", "labels.json")
 
 
+# The map's own scripts, served from static/dateline/ with their content hash in the URL, so the
+# browser caches them until they change.
+MAP_SCRIPTS = ("basemap", "story")
+SCRIPTS_URL = "/app/static/dateline"
+
+
+@cache
+def script_urls() -> tuple[tuple[str, str], ...]:
+    """(name, URL) of each map script, versioned by its content."""
+    out = []
+    for name in MAP_SCRIPTS:
+        digest = hashlib.sha256((JS_DIR / f"{name}.js").read_bytes()).hexdigest()[:12]
+        out.append((f"dateline_{name}", f"{SCRIPTS_URL}/{name}.js?v={digest}"))
+    return tuple(out)
+
+
 def _copy_if_changed(src: Path, dest: Path) -> None:
     if not dest.exists() or not filecmp.cmp(src, dest, shallow=False):
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -74,6 +91,8 @@ def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
     if basemap_dir is not None:
         for name in BASEMAP_FILES:
             _copy_if_changed(basemap_dir / name, static_dir / "basemap" / name)
+    for name in MAP_SCRIPTS:
+        _copy_if_changed(JS_DIR / f"{name}.js", static_dir / "dateline" / f"{name}.js")
     return vendor
 
 

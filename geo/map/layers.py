@@ -22,12 +22,13 @@ import folium
 import numpy as np
 import pandas as pd
 from branca.element import MacroElement
+from folium.elements import JSCSSMixin
 from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
 from jinja2 import Template
 
 from geo.map import scale
-from geo.map.assets import load_js, localize
+from geo.map.assets import LOCAL_CSS, LOCAL_JS, MAP_SCRIPTS, load_js, localize, script_urls
 from geo.map.style import (
     CATEGORY_COLOURS,
     CONVOY_COLOUR,
@@ -520,22 +521,33 @@ def script_json(value) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-class Basemap(MacroElement):
-    """The offline basemap, labels and date box (``js/basemap.js``), files fetched from ``url``."""
+class Basemap(JSCSSMixin, MacroElement):
+    """The map's own script (``js/basemap.js`` and ``js/story.js``): offline basemap, labels,
+    date box, framing, and the story drawn in the browser. Basemap files are fetched from
+    ``url``. Served as static files by the app (cached by the browser, not re-sent on every
+    rerun), or written into the page with ``inline`` (a published file, a test)."""
 
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        ({{ this.js }})({{ this._parent.get_name() }}, {{ this.cfg_js }});
+        {%- if this.inline %}{{ this.inline_js }}{% endif %}
+        window.dlInitMap({{ this._parent.get_name() }}, {{ this.cfg_js }});
         {% endmacro %}
         """
     )
 
-    def __init__(self, url: str, pinned: bool = False):
+    def __init__(self, url: str | None, pinned: bool = False, inline: bool = False):
         super().__init__()
         self._name = "DatelineBasemap"
-        self.js = load_js("basemap")
         self.cfg_js = script_json({"base": url, "pinned": pinned})
+        self.inline = inline
+        self.inline_js = "\n".join(load_js(n) for n in MAP_SCRIPTS) if inline else ""
+        cluster = [("markerclusterjs", LOCAL_JS["markerclusterjs"])]
+        self.default_js = cluster if inline else [*cluster, *script_urls()]
+        self.default_css = [
+            ("markerclustercss", LOCAL_CSS["markerclustercss"]),
+            ("markerclusterdefaultcss", LOCAL_CSS["markerclusterdefaultcss"]),
+        ]
 
 
 class _Control(MacroElement):
@@ -662,6 +674,7 @@ def base_map(
     tiles: str | None = None,
     height: int = 620,
     pinned: tuple[int, tuple[float, float]] | None = None,
+    inline: bool = False,
 ) -> folium.Map:
     """The story's base map: offline basemap and labels from ``basemap`` (a URL folder, None for
     none), legend, scale, fullscreen, the date box; no story objects. ``tiles`` names one of
@@ -696,7 +709,7 @@ def base_map(
     # With no tile layer folium leaves these off the map, and marker clustering needs maxZoom.
     m.options.update(minZoom=2, maxZoom=14)
     if basemap is not None:
-        Basemap(basemap, pinned=pinned is not None).add_to(m)
+        Basemap(basemap, pinned=pinned is not None, inline=inline).add_to(m)
     if tiles in ONLINE_TILES:
         name, url, attr = ONLINE_TILES[tiles]
         # Above the offline basemap (js/basemap.js puts the tile pane there): where tiles fail to
@@ -948,3 +961,51 @@ def standalone_html(story: Story, basemap: dict | None, events: pd.DataFrame, da
     for g in story_layers(story, events, day):
         g.add_to(m)
     return m.get_root().render()
+
+
+class StoryWindow(MacroElement):
+    """One rerun's worth of map for a story drawn in the browser: the window and the selection."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        if (window.dlStory) { window.dlStory({{ this.state_js }}); }
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self, state: dict):
+        super().__init__()
+        self._name = "DatelineStoryWindow"
+        self.state = state
+        self.state_js = script_json(state)
+
+
+def browser_layers(
+    data: str | dict,
+    start: date,
+    end: date,
+    categories: list[str] | None,
+    actors: list[str] | tuple[str, ...],
+    layers: set[str] | frozenset[str],
+    selected: str | None = None,
+    *,
+    fit_first: bool = False,
+) -> list[folium.FeatureGroup]:
+    """The map's layers for a small story drawn by ``js/story.js``: only the window travels.
+
+    ``data`` is the URL of the story's payload (``geo.map.payload``), or the payload itself.
+    """
+    group = folium.FeatureGroup(name="Story")
+    state = {
+        "data": data,
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "categories": None if categories is None else list(categories),
+        "actors": list(actors),
+        "layers": sorted(layers),
+        "selected": selected,
+        "fit_first": fit_first,
+    }
+    StoryWindow(state).add_to(group)
+    return [group]

@@ -2,7 +2,7 @@
 // Land and borders come in two zoom tiers, rivers and lakes for the story's region, and labels
 // (countries, cities, the story's places) placed by a greedy collision pass on every move.
 // The files are static: the browser fetches and caches them, reruns never send them again.
-(function (map, cfg) {
+window.dlInitMap = function (map, cfg) {
     var PANES = {dlLand: 200, dlWater: 210, dlBorders: 220, dlCircles: 390, dlFronts: 400,
                  dlConvoyPath: 420, dlLabels: 450, dlConvoy: 650, dlSelected: 700};
     // Online tiles, when the reader switches them on, cover the offline land; where they fail
@@ -329,4 +329,4 @@
     map.on('moveend', relabel);
     showTiers();
     relabel();
-})
+};

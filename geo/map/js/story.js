@@ -1,0 +1,281 @@
+// The story drawn in the browser: the whole story arrives once (geo/map/payload.py) and every
+// date window, filter or selection is applied here, so a slider move sends a few bytes.
+// The same code draws the dashboard's map and the published one-file map.
+(function () {
+    var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov',
+                  'Dec'];
+
+    function parts(iso) { return iso.split('-').map(Number); }
+    function fmtDay(iso) {
+        var p = parts(iso);
+        return p[2] + ' ' + MONTHS[p[1] - 1] + ' ' + p[0];
+    }
+    function fmtSpan(a, b) {
+        if (a === b) { return fmtDay(a); }
+        var pa = parts(a), pb = parts(b);
+        if (pa[0] === pb[0]) { return pa[2] + ' ' + MONTHS[pa[1] - 1] + ' – ' + fmtDay(b); }
+        return fmtDay(a) + ' – ' + fmtDay(b);
+    }
+    function esc(text) {
+        return String(text).replace(/[&<>"']/g, function (c) {
+            return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;'}[c];
+        });
+    }
+    function hiddenKey(key) { return '<span class="dl-key" hidden>[' + key + ']</span>'; }
+    function keyed(layer, key, tip) {
+        layer.bindTooltip(tip, {sticky: false, direction: 'top', offset: [0, -6]});
+        window.dlByKey[key] = layer;
+        layer.on('add', function () {
+            var el = layer.getElement && layer.getElement();
+            if (el) { el.setAttribute('data-key', key); }
+        });
+        return layer;
+    }
+
+    // Which events a window shows: the same rules as geo.story.timeline.filter_events.
+    function windowEvents(data, s) {
+        var cats = s.categories ? new Set(s.categories) : null;
+        var actors = s.actors && s.actors.length ? new Set(s.actors) : null;
+        return data.events.filter(function (e) {
+            if (e[0] > s.end || (e[1] || e[0]) < s.start) { return false; }
+            if (cats && !cats.has(data.categories[e[3]])) { return false; }
+            if (actors && !e[4].some(function (a) { return actors.has(a); })) { return false; }
+            return true;
+        });
+    }
+
+    function clusterIcon(cluster) {
+        var n = 0;
+        cluster.getAllChildMarkers().forEach(function (m) { n += m.options.dlCount || 1; });
+        return L.divIcon({className: 'dl-marker', iconSize: [30, 30], iconAnchor: [15, 15],
+            html: '<div class="dl-pin dl-cluster" style="width:26px;height:26px;' +
+                  'line-height:26px">' + n + '</div>'});
+    }
+
+    function Story(map, data) {
+        this.map = map;
+        this.data = data;
+        this.group = L.layerGroup().addTo(map);
+    }
+
+    Story.prototype.draw = function (s) {
+        var map = this.map, data = this.data, layers = new Set(s.layers);
+        var group = this.group;
+        group.clearLayers();
+        window.dlByKey = {};
+        window.dlCircles = [];
+        var day = data.days[s.end] || {};
+        var evs = windowEvents(data, s);
+        var points = [], labels = [], marks = [], keep = [];
+        var placeHasEvents = {};
+
+        // --- the enclave, bottom of the story's objects
+        var sides = new Set();
+        if (layers.has('fronts')) {
+            (day.fronts || []).forEach(function (i) {
+                var f = data.fronts[i];
+                sides.add(f.side);
+                var l = L.geoJSON({type: 'Feature', geometry: f.geometry},
+                                  {pane: 'dlFronts', style: f.style});
+                l.eachLayer(function (poly) { keyed(poly, 'front:' + f.id, f.tip); });
+                l.addTo(group);
+                var b = l.getBounds();
+                points.push([b.getSouth(), b.getWest()], [b.getNorth(), b.getEast()]);
+            });
+        }
+
+        // --- events grouped by place: colour of the latest, a number or a symbol
+        var byPlace = new Map();
+        evs.forEach(function (e) {
+            if (!byPlace.has(e[2])) { byPlace.set(e[2], []); }
+            byPlace.get(e[2]).push(e);
+        });
+        var cluster = null;
+        if (layers.has('events')) {
+            cluster = L.markerClusterGroup({maxClusterRadius: 26, showCoverageOnHover: false,
+                spiderfyOnMaxZoom: true, disableClusteringAtZoom: 12,
+                iconCreateFunction: clusterIcon});
+            var order = [];
+            byPlace.forEach(function (list, pi) { order.push([pi, list]); });
+            order.forEach(function (item) {
+                var p = data.places[item[0]], list = item[1], n = list.length;
+                // The latest by start date; ties keep file order, as on the server.
+                var latest = list.reduce(function (a, b) { return b[0] >= a[0] ? b : a; });
+                var fam = data.families[data.cat_family[latest[3]]];
+                var size = n > 1 ? 22 : 18;
+                var first = list.reduce(function (a, b) { return b[0] < a[0] ? b : a; })[0];
+                var last = list.reduce(function (a, b) {
+                    var x = b[1] || b[0]; return x > a ? x : a;
+                }, first);
+                var key = 'place:' + p.id;
+                var icon = L.divIcon({className: 'dl-marker', iconSize: [size, size],
+                    iconAnchor: [size / 2, size / 2],
+                    html: '<div class="dl-pin" style="background:' + fam.colour + ';width:' +
+                          size + 'px;height:' + size + 'px;line-height:' + size + 'px">' +
+                          (n > 1 ? n : fam.symbol) + '</div>'});
+                var m = L.marker([p.lat, p.lon], {icon: icon, riseOnHover: true, dlCount: n});
+                keyed(m, key, '<b>' + p.nh + '</b> · ' + esc(fmtSpan(first, last)) + ' · ' + n +
+                      ' event' + (n > 1 ? 's' : '') + hiddenKey(key));
+                cluster.addLayer(m);
+                placeHasEvents[p.id] = n;
+                labels.push({t: p.area ? 'area' : 'story', n: p.n, p: [p.lon, p.lat],
+                             r: size / 2 + 1, key: key, area: p.area, count: n});
+                marks.push({p: [p.lon, p.lat], r: size / 2 + 2});
+                if (p.r < data.limits.region_m) { points.push([p.lat, p.lon]); }
+            });
+            labels.sort(function (a, b) {
+                return (a.area - b.area) || (b.count - a.count);
+            });
+        }
+
+        // --- places: a dot each, circles where the doubt is worth showing
+        if (layers.has('places')) {
+            data.places.forEach(function (p) {
+                var selected = s.selected === 'place:' + p.id;
+                if (p.circle && ((placeHasEvents[p.id] && !p.area && p.r < data.limits.region_m) ||
+                                 selected)) {
+                    var c = L.circle([p.lat, p.lon], {radius: p.r, pane: 'dlCircles',
+                        interactive: false, color: '#5a6b7b', weight: selected ? 1.5 : 1,
+                        opacity: selected ? 0.8 : 0.5, dashArray: '4 4', fill: p.fill,
+                        fillOpacity: 0.07, dlOpacity: selected ? 0.8 : 0.5, dlFill: 0.07,
+                        dlKeep: selected});
+                    window.dlCircles.push(c);
+                    c.addTo(group);
+                }
+                var dot = L.circleMarker([p.lat, p.lon], {radius: 3, color: '#37474f', weight: 1,
+                    fillColor: '#fff', fillOpacity: 1});
+                keyed(dot, 'place:' + p.id, p.tip).addTo(group);
+            });
+        }
+        // Then the story's other places, quieter, and its regions last.
+        var labelled = new Set(labels.map(function (l) { return l.key; }));
+        ['place', 'area'].forEach(function (kind) {
+            data.places.forEach(function (p) {
+                if (labelled.has('place:' + p.id) || (kind === 'area') !== p.area) { return; }
+                labels.push({t: kind, n: p.n, p: [p.lon, p.lat], r: 4, key: 'place:' + p.id});
+            });
+        });
+
+        // --- the convoy: route, where it is now, every position so far
+        var convoyShown = false;
+        if (layers.has('convoy') && day.convoy) {
+            convoyShown = true;
+            (day.paths || []).forEach(function (path) {
+                L.polyline(path.coords, {pane: 'dlConvoyPath', color: data.colours.convoy,
+                    weight: 4, opacity: 0.8, dashArray: path.group === 'all' ? null : '8 6'})
+                    .bindTooltip(esc(data.words.convoy) + ' ' + path.tip.charAt(0).toLowerCase() +
+                                 path.tip.slice(1), {sticky: true})
+                    .addTo(group);
+            });
+            var now = new Set(day.now);
+            day.convoy.forEach(function (i) {
+                var c = data.convoy[i], isNow = now.has(i);
+                if (isNow && c.r >= data.limits.large_m) {
+                    var u = L.circle([c.lat, c.lon], {radius: c.r, pane: 'dlCircles',
+                        interactive: false, color: data.colours.convoy, weight: 1, fill: true,
+                        fillOpacity: 0.06, dlOpacity: 1, dlFill: 0.06});
+                    window.dlCircles.push(u);
+                    u.addTo(group);
+                }
+                var m = L.circleMarker([c.lat, c.lon], {pane: 'dlConvoy',
+                    radius: isNow ? 9 : 5, color: isNow ? '#ffffff' : data.colours.convoy,
+                    weight: isNow ? 3 : 2,
+                    fillColor: c.halted ? data.colours.halted : data.colours.convoy,
+                    fillOpacity: isNow ? 1 : 0.7});
+                keyed(m, 'convoy:' + c.id, c.tip).addTo(group);
+                if (isNow) {
+                    points.push([c.lat, c.lon]);
+                    marks.push({p: [c.lon, c.lat], r: 11});
+                    keep.push([c.lat, c.lon]);
+                }
+            });
+        }
+        if (cluster) { cluster.addTo(group); }
+
+        // --- the selection: a ring, its name first, and always in view
+        var focus = null, sel = s.selected || '';
+        var kind = sel.split(':')[0], id = sel.slice(kind.length + 1);
+        if (kind === 'place') {
+            data.places.forEach(function (p) { if (p.id === id) { focus = [p.lat, p.lon]; } });
+        } else if (kind === 'convoy') {
+            data.convoy.forEach(function (c) { if (c.id === id) { focus = [c.lat, c.lon]; } });
+        } else if (kind === 'front') {
+            data.fronts.forEach(function (f) {
+                if (f.id !== id) { return; }
+                L.geoJSON({type: 'Feature', geometry: f.geometry}, {pane: 'dlSelected',
+                    interactive: false, style: {color: '#111', weight: 3.5, fill: false}})
+                    .addTo(group);
+            });
+        }
+        if (focus) {
+            L.circleMarker(focus, {radius: 15, color: '#111', weight: 3, fill: false,
+                                   pane: 'dlSelected', interactive: false}).addTo(group);
+            keep.unshift(focus);
+            labels.forEach(function (l) { if (l.key === sel) { l.t = 'story dl-label-selected'; } });
+            labels.sort(function (a, b) { return (b.key === sel) - (a.key === sel); });
+        }
+
+        // --- the legend: only what is on the map, in the story's own words
+        var legend = [], famSeen = new Set();
+        if (layers.has('events')) {
+            evs.forEach(function (e) { famSeen.add(data.cat_family[e[3]]); });
+        }
+        data.families.forEach(function (f, i) {
+            if (famSeen.has(i)) { legend.push({colour: f.colour, symbol: f.symbol, label: f.label}); }
+        });
+        if (convoyShown) {
+            legend.push({colour: data.colours.convoy, label: data.words.convoy + ' position'});
+            legend.push({colour: data.colours.halted, label: data.words.convoy + ' halted'});
+        }
+        Object.keys(data.sides).forEach(function (side) {
+            if (sides.has(side)) {
+                legend.push({colour: data.sides[side].fillColor, shape: 'sq',
+                             label: data.words.held + ', ' + data.sides[side].label});
+            }
+        });
+        if (layers.has('places')) {
+            legend.push({colour: '#eef2f5', dashed: true, label: 'place uncertainty'});
+        }
+
+        var fit = null;
+        if (points.length) {
+            var lats = points.map(function (p) { return p[0]; });
+            var lons = points.map(function (p) { return p[1]; });
+            fit = [[Math.min.apply(null, lats), Math.min.apply(null, lons)],
+                   [Math.max.apply(null, lats), Math.max.apply(null, lons)]];
+        }
+        window.dlShow({labels: labels, marks: marks, date: 'As of ' + fmtDay(s.end), fit: fit,
+                       fit_first: s.fit_first, keep: keep, focus: focus, legend: legend});
+        return {events: evs.length, places: byPlace.size};
+    };
+
+    // The one entry point: draw the window ``s`` (start, end, categories, actors, layers,
+    // selected) of the story at ``s.data`` (a URL, fetched once, or the payload itself).
+    var current = null, loading = null, pending = null;
+    window.dlStory = function (s) {
+        var map = window.dlMap;
+        pending = s;
+        function run(data) {
+            if (!current || current.data !== data) {
+                if (current) { current.group.remove(); }
+                current = new Story(map, data);
+            }
+            window.dlLast = current.draw(pending);
+        }
+        if (typeof s.data === 'object') { run(s.data); return; }
+        if (current && current.url === s.data) { run(current.data); return; }
+        if (loading && loading.url === s.data) { return; }
+        loading = {url: s.data};
+        fetch(s.data).then(function (r) {
+            if (!r.ok) { throw new Error(s.data + ': ' + r.status); }
+            return r.json();
+        }).then(function (data) {
+            if (current) { current.group.remove(); }
+            current = new Story(map, data);
+            current.url = s.data;
+            loading = null;
+            window.dlLast = current.draw(pending);
+        }).catch(function (e) { console.warn('story', e); });
+    };
+    window.dlStoryFormat = {day: fmtDay, span: fmtSpan, windowEvents: windowEvents};
+})();

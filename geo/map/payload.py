@@ -1,0 +1,201 @@
+"""A small story as one JSON document for the map's own script (``js/story.js``).
+
+The browser gets the whole story once and applies the date window itself, so a slider move sends
+only the window. Everything a tooltip says is escaped here, the map's script only joins the
+pieces; what depends on the day (the convoy's route and position, the enclave's outline) is
+worked out here for every day of the story, with the same functions as the server-side layers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import timedelta
+from html import escape
+
+import pandas as pd
+
+from geo.map.layers import (
+    AREA_KINDS,
+    LARGE_RADIUS_M,
+    REGION_RADIUS_M,
+    fmt_day,
+    fmt_span,
+    keyed_tip,
+    reported_text,
+)
+from geo.map.style import CONVOY_COLOUR, FAMILIES, HALTED_COLOUR, OTHER, SIDE_STYLE, family
+from geo.story.load import Story, story_words
+from geo.story.timeline import convoy_current, convoy_distance_km, convoy_paths, fronts_on
+
+# Above this many events a story is filtered on the server (geo.map.scale); below it, in the page.
+BROWSER_LIMIT = 5000
+
+
+def _day(value) -> str | None:
+    return None if value is None or pd.isna(value) else pd.Timestamp(value).strftime("%Y-%m-%d")
+
+
+def _places(story: Story) -> list[dict]:
+    out = []
+    for p in story.places.itertuples():
+        radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
+        area = p.kind in AREA_KINDS or p.radius_m >= REGION_RADIUS_M
+        out.append(
+            {
+                "id": p.id,
+                "n": p.name,
+                "nh": escape(p.name),
+                "lat": round(float(p.lat), 5),
+                "lon": round(float(p.lon), 5),
+                "r": int(p.radius_m),
+                "area": bool(area),
+                # Filled circle for a doubt about a point; a region's radius is an extent.
+                "fill": bool(p.radius_m < REGION_RADIUS_M and p.kind not in AREA_KINDS),
+                "circle": bool(p.radius_m >= LARGE_RADIUS_M),
+                "tip": keyed_tip(
+                    f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small>",
+                    f"place:{p.id}",
+                ),
+            }
+        )
+    return out
+
+
+def _events(story: Story, place_index: dict[str, int], cats: list[str]) -> list[list]:
+    """Each event as [date, end date, place index, category index, actors]: compact rows."""
+    cat_index = {c: n for n, c in enumerate(cats)}
+    ev = story.events
+    rows = []
+    for d, e, p, c, a in zip(
+        ev["date"], ev["end_date"], ev["place_id"], ev["category"], ev["actors"], strict=True
+    ):
+        rows.append([_day(d), _day(e), place_index[p], cat_index[c], list(a)])
+    return rows
+
+
+def _convoy(story: Story) -> list[dict]:
+    sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
+    words = story_words(story.meta)
+    out = []
+    for r in story.convoy.itertuples():
+        where = r.place_name or f"{r.lat:.2f}, {r.lon:.2f}"
+        group = "" if r.group == "all" else f" ({escape(r.group)})"
+        tip = (
+            f"{escape(words['convoy'][:1].upper() + words['convoy'][1:])}{group} · "
+            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)}"
+        )
+        out.append(
+            {
+                "id": r.id,
+                "lat": round(float(r.lat), 5),
+                "lon": round(float(r.lon), 5),
+                "r": int(r.radius_m),
+                "halted": r.status in ("halted", "split"),
+                "tip": keyed_tip(tip, f"convoy:{r.id}"),
+                "source": sources.get(r.source, r.source),
+            }
+        )
+    return out
+
+
+def _fronts(story: Story) -> list[dict]:
+    words = story_words(story.meta)
+    out = []
+    for f in story.fronts.itertuples():
+        side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
+        span = fmt_span(f.valid_from, f.valid_to)
+        tip = (
+            f"{escape(words['enclave'][:1].upper() + words['enclave'][1:])}, {side['label']} · "
+            f"{escape(span)} · reported {reported_text(f.reported_km2)}, "
+            f"drawn {f.drawn_km2:g} km² · approximate outline"
+        )
+        out.append(
+            {
+                "id": f.id,
+                "side": f.side,
+                "geometry": f.geometry,
+                "tip": keyed_tip(tip, f"front:{f.id}"),
+                "style": {
+                    "color": side["color"],
+                    "weight": 2,
+                    "dashArray": "6 4",
+                    "fillColor": side["fillColor"],
+                    "fillOpacity": 0.35,
+                },
+            }
+        )
+    return out
+
+
+def _days(story: Story, convoy_ids: dict[str, int], front_ids: dict[str, int]) -> dict:
+    """For every day of the story with a convoy or a front: what is drawn on that day."""
+    out = {}
+    day, last = story.start, story.end
+    # The convoy only changes on days with a new position: reuse the day before otherwise.
+    previous: tuple[int, dict] | None = None
+    while day <= last:
+        entry: dict = {}
+        seen_n = int((story.convoy["date"] <= pd.Timestamp(day)).sum()) if len(story.convoy) else 0
+        if previous is not None and previous[0] == seen_n:
+            entry.update(previous[1])
+        elif seen_n:
+            paths = convoy_paths(story.convoy, day)
+            if paths:
+                km = convoy_distance_km(story.convoy, day)
+                seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
+                entry["convoy"] = [convoy_ids[i] for i in seen["id"]]
+                entry["now"] = [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]]
+                entry["paths"] = [
+                    {
+                        "group": g,
+                        "coords": [[round(a, 5), round(b, 5)] for a, b in p],
+                        "tip": f"Route ({escape(g)}) · {km[g]:.0f} km so far",
+                    }
+                    for g, p in paths.items()
+                    if len(p) > 1
+                ]
+        previous = (seen_n, {k: entry[k] for k in ("convoy", "now", "paths") if k in entry})
+        if not story.fronts.empty:
+            ids = [front_ids[i] for i in fronts_on(story.fronts, day)["id"]]
+            if ids:
+                entry["fronts"] = ids
+        if entry:
+            out[day.isoformat()] = entry
+        day += timedelta(days=1)
+    return out
+
+
+def story_payload(story: Story) -> dict:
+    """Everything the map's script needs to draw ``story`` for any window, as plain JSON."""
+    places = _places(story)
+    place_index = {p["id"]: n for n, p in enumerate(places)}
+    cats = sorted(set(story.events["category"]))
+    fams = [*FAMILIES, OTHER]
+    convoy = _convoy(story)
+    fronts = _fronts(story)
+    return {
+        "id": story.id,
+        "places": places,
+        "categories": cats,
+        "cat_family": [fams.index(family(c)) for c in cats],
+        "families": [{"label": f.label, "colour": f.colour, "symbol": f.symbol} for f in fams],
+        "events": _events(story, place_index, cats),
+        "convoy": convoy,
+        "fronts": fronts,
+        "days": _days(
+            story,
+            {c["id"]: n for n, c in enumerate(convoy)},
+            {f["id"]: n for n, f in enumerate(fronts)},
+        ),
+        "words": story_words(story.meta),
+        "sides": SIDE_STYLE,
+        "colours": {"convoy": CONVOY_COLOUR, "halted": HALTED_COLOUR},
+        "limits": {"region_m": REGION_RADIUS_M, "large_m": LARGE_RADIUS_M},
+    }
+
+
+def payload_json(story: Story) -> tuple[str, str]:
+    """(JSON text, short content hash) of the story's payload, for a cacheable file name."""
+    text = json.dumps(story_payload(story), ensure_ascii=False, separators=(",", ":"))
+    return text, hashlib.sha256(text.encode()).hexdigest()[:16]
