@@ -28,7 +28,7 @@ MIN_SPAN_DEG = 0.1
 UNFRAMED_KINDS = frozenset({"region", "country"})
 SELECT_KINDS = ("place", "convoy", "front")
 KEYS = ("title", "start", "end", "text", "sources", "select", "view")
-_SELECT = re.compile(r"(place|convoy|front):([a-z0-9][a-z0-9-]*)")
+_SELECT = re.compile(rf"({'|'.join(SELECT_KINDS)}):([a-z0-9][a-z0-9-]*)")
 # Markup that a Markdown or HTML renderer would turn into something else: tags and comments,
 # links and images, bold, code. Chapters are shown as plain text, but a story that carries
 # markup was written for another renderer, and would show as stray symbols.
@@ -295,7 +295,8 @@ def _framed(lats: list[float], lons: list[float]) -> list[list[float]] | None:
     """The box around the points, widened to at least MIN_SPAN_DEG each way."""
     if not lats:
         return None
-    s, n, w, e = min(lats), max(lats), min(lons), max(lons)
+    s, n = float(min(lats)), float(max(lats))
+    w, e = float(min(lons)), float(max(lons))
     if n - s < MIN_SPAN_DEG:
         mid = (s + n) / 2
         s, n = mid - MIN_SPAN_DEG / 2, mid + MIN_SPAN_DEG / 2
@@ -360,7 +361,8 @@ def short_label(title: str, limit: int = MARK_LABEL) -> str:
     if len(title) <= limit:
         return title
     cut = title[: limit - 1]
-    if " " in cut[limit // 2 :]:
+    # Cut inside a word: drop the broken word, unless that would leave too little.
+    if title[limit - 1] != " " and " " in cut[limit // 2 :]:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;:–-") + "…"
 

@@ -296,7 +296,7 @@ def _split_list(s: pd.Series) -> pd.Series:
     return s.map(lambda v: [x.strip() for x in v.split("|") if x.strip()] if v else [])
 
 
-_CHAPTER_HEADER = re.compile(r"^\s*\[\[\s*chapters\s*\]\]", re.MULTILINE)
+_CHAPTER_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*chapters[ \t]*\]\]", re.MULTILINE)
 
 
 def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lines: list[int]):
