@@ -707,6 +707,7 @@ def describe(story: Story) -> str:
         f"convoy      {len(story.convoy)} positions",
         f"fronts      {len(story.fronts)} polygons",
         f"sources     {len(story.sources)}",
+        *([f"chapters    {len(story.chapters)}"] if story.chapters else []),
         f"bbox        lat {p['lat'].min():.4f} .. {p['lat'].max():.4f}, "
         f"lon {p['lon'].min():.4f} .. {p['lon'].max():.4f}",
     ]
