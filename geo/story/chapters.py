@@ -303,7 +303,8 @@ def _framed(lats: list[float], lons: list[float]) -> list[list[float]] | None:
     if e - w < MIN_SPAN_DEG:
         mid = (w + e) / 2
         w, e = mid - MIN_SPAN_DEG / 2, mid + MIN_SPAN_DEG / 2
-    return [[max(s, -90.0), w], [min(n, 90.0), e]]
+    # Rounded to about 10 cm: the frame goes into URLs and pages, float noise need not.
+    return [[round(max(s, -90.0), 6), round(w, 6)], [round(min(n, 90.0), 6), round(e, 6)]]
 
 
 def _selected_points(story: Story, select: str) -> list[tuple[float, float]]:
