@@ -167,7 +167,7 @@ def _ids(value: Any, key: str, known: frozenset[str] | None, what: str, cap: int
     return tuple(dict.fromkeys(value))
 
 
-def _select(value: Any, start: date | None, end: date | None, known: Known, say) -> str | None:
+def _select(value: Any, end: date | None, known: Known, say) -> str | None:
     if not isinstance(value, str) or not (m := _SELECT.fullmatch(value)):
         say(f"select {str(value)[:60]!r} must be place:ID, convoy:ID or front:ID")
         return None
@@ -272,7 +272,7 @@ def parse_chapters(
             )
         select = None
         if "select" in table:
-            select = _select(table["select"], start, end, known, say)
+            select = _select(table["select"], end, known, say)
         bounds, fit = (None, ())
         if "view" in table:
             bounds, fit = _view(table["view"], known, say)
