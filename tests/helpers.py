@@ -7,12 +7,21 @@ from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI = FIXTURES / "stories" / "mini"
+# The mini story told in three chapters; the mini story itself stays chapter-less.
+MINI_CHAPTERS = FIXTURES / "stories" / "mini-chapters"
 
 
 def copy_mini(tmp_path: Path) -> Path:
     """A private copy of the mini fixture story that a test may break."""
     dest = tmp_path / "mini"
     shutil.copytree(MINI, dest)
+    return dest
+
+
+def copy_story(src: Path, tmp_path: Path) -> Path:
+    """A private copy of a fixture story folder that a test may break."""
+    dest = tmp_path / src.name
+    shutil.copytree(src, dest)
     return dest
 
 

@@ -17,6 +17,7 @@ from shapely.geometry import shape
 
 from geo.geometry import polygon_area_km2
 from geo.story import checks
+from geo.story.chapters import Chapter, Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
 
 CATEGORIES = (
@@ -156,6 +157,8 @@ class Story:
     sources: pd.DataFrame = field(repr=False)
     # Things a reader should know that do not make the story wrong (a source with no address).
     warnings: tuple[Problem, ...] = ()
+    # story.toml's [[chapters]] in date order; empty for a story told without chapters.
+    chapters: tuple[Chapter, ...] = ()
 
     @property
     def id(self) -> str:
@@ -302,16 +305,22 @@ def story_words(meta: dict) -> dict[str, str]:
     return {**WORDS, **(meta.get("words") or {})}
 
 
-def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem]):
+_CHAPTER_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*chapters[ \t]*\]\]", re.MULTILINE)
+
+
+def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lines: list[int]):
+    """story.toml's keys, checked; ``lines`` gets the line of each [[chapters]] header."""
     chk = _Checker("story.toml", problems)
     try:
-        meta = tomllib.loads((path / "story.toml").read_text(encoding="utf-8"))
+        text = (path / "story.toml").read_text(encoding="utf-8")
+        meta = tomllib.loads(text)
     except FileNotFoundError:
         chk.add("", "file is missing")
         return None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         chk.add("", f"is not valid TOML: {exc}")
         return None
+    lines += [text.count("\n", 0, m.start()) + 1 for m in _CHAPTER_HEADER.finditer(text)]
     for key in ("id", "title", "summary", "span", "dateline", "sources"):
         if key not in meta:
             chk.add("", f"missing key {key!r}")
@@ -618,6 +627,34 @@ def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _load_chapters(meta, span, source_ids, tables, lines, problems, warnings):
+    """story.toml's [[chapters]], checked against the ids the other files define."""
+    places, convoy, fronts = tables
+    if not meta or "chapters" not in meta:
+        return ()
+    positions = None
+    if convoy is not None:
+        pairs = zip(convoy["id"], convoy["date"], strict=True)
+        positions = {i: d.date() for i, d in pairs if pd.notna(d)}
+    valid = None
+    if fronts is not None:
+        valid = {r.id: (r.valid_from.date(), r.valid_to.date()) for r in fronts.itertuples()}
+    known = Known(
+        sources=frozenset(source_ids),
+        places=None if places is None else frozenset(places["id"]),
+        convoy=positions,
+        fronts=valid,
+    )
+    return parse_chapters(
+        meta["chapters"],
+        known,
+        span,
+        lambda where, msg: problems.append(Problem("story.toml", where, msg)),
+        lambda where, msg: warnings.append(Problem("story.toml", where, msg)),
+        lines,
+    )
+
+
 def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing every problem.
 
@@ -632,7 +669,8 @@ def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Sto
     outlines = checks.load_outlines(str(basemap)) if basemap is not None else None
     if basemap is not None and outlines is None:
         warnings.append(Problem(str(basemap), "", "cannot be read: geography not checked"))
-    meta = _load_meta(path, problems, warnings)
+    chapter_lines: list[int] = []
+    meta = _load_meta(path, problems, warnings, chapter_lines)
     span = None
     if meta and "span" in meta:
         span = (meta["span"]["start"], meta["span"]["end"])
@@ -658,6 +696,9 @@ def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Sto
     for lm in (meta or {}).get("landmarks", []):
         if places is not None and lm not in place_ids:
             problems.append(Problem("story.toml", "", f"landmark {lm!r} is not a places.csv id"))
+    chapters = _load_chapters(
+        meta, span, source_ids, (places, convoy, fronts), chapter_lines, problems, warnings
+    )
     if problems:
         raise StoryError(path, problems, warnings)
     assert meta is not None and places is not None and events is not None
@@ -668,7 +709,7 @@ def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Sto
     convoy = convoy.sort_values(["date", "group"], kind="stable").reset_index(drop=True)
     fronts = fronts.sort_values(["side", "valid_from"], kind="stable").reset_index(drop=True)
     sources = pd.DataFrame(meta["sources"]).astype(object)
-    return Story(path, meta, places, events, convoy, fronts, sources, tuple(warnings))
+    return Story(path, meta, places, events, convoy, fronts, sources, tuple(warnings), chapters)
 
 
 def describe(story: Story) -> str:
@@ -684,6 +725,7 @@ def describe(story: Story) -> str:
         f"convoy      {len(story.convoy)} positions",
         f"fronts      {len(story.fronts)} polygons",
         f"sources     {len(story.sources)}",
+        *([f"chapters    {len(story.chapters)}"] if story.chapters else []),
         f"bbox        lat {p['lat'].min():.4f} .. {p['lat'].max():.4f}, "
         f"lon {p['lon'].min():.4f} .. {p['lon'].max():.4f}",
     ]
