@@ -42,7 +42,7 @@ def test_markers_and_legend_render(server, page_for):
 def test_clicking_baalbek_fills_the_details_panel(server, page_for):
     page, traffic = page_for(server, "?to=2017-08-31")
     frame = map_frame(page)
-    pin = frame.locator("[data-key='place:baalbek']")
+    pin = frame.locator(".leaflet-marker-icon[data-key='place:baalbek']")
     expect(pin).to_be_visible(timeout=30_000)
     pin.click()
     details = page.get_by_test_id("stColumn").filter(has_text="Details")
@@ -78,8 +78,8 @@ def test_convoy_and_front_on_28_august(server, page_for):
     page, traffic = page_for(server, "?to=2017-08-28")
     frame = map_frame(page)
     expect(frame.locator(".dl-pin").first).to_be_visible(timeout=30_000)
-    # Leaflet draws vector layers as SVG paths: the convoy's route and the enclave outline.
-    convoy = frame.locator("path.leaflet-interactive[stroke='#0b4f8a']")
+    # Leaflet draws vector layers as SVG paths: the convoy's position and the enclave outline.
+    convoy = frame.locator("path.leaflet-interactive[data-key^='convoy:']")
     front = frame.locator(
         "path.leaflet-interactive[fill='#e0675f'], path.leaflet-interactive[fill='#a36cc4']"
     )

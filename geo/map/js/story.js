@@ -22,8 +22,23 @@
         });
     }
     function hiddenKey(key) { return '<span class="dl-key" hidden>[' + key + ']</span>'; }
+    // A click is reported the way st_folium reports one (the clicked object's tooltip text):
+    // the component only hooks the layers that exist when it first runs the map's script, and
+    // this story is drawn later, after its data arrives.
+    function report(e) {
+        var g = window.__GLOBAL_DATA__;
+        if (!g) { return; }
+        var box = document.createElement('span');
+        box.innerHTML = e.target.getTooltip().getContent();
+        g.last_object_clicked = e.latlng;
+        g.last_object_clicked_tooltip = box.textContent.trim();
+        g.last_object_clicked_count = (g.last_object_clicked_count || 0) + 1;
+        // The component sends its value on the map's own click event.
+        window.dlMap.fire('click', {latlng: e.latlng});
+    }
     function keyed(layer, key, tip) {
         layer.bindTooltip(tip, {sticky: false, direction: 'top', offset: [0, -6]});
+        layer.on('click', report);
         window.dlByKey[key] = layer;
         layer.on('add', function () {
             var el = layer.getElement && layer.getElement();
