@@ -374,7 +374,12 @@ class _Finder:
             return None
         whole = self.longest(i, shape=False)
         # "South Africa", "West Virginia", "West Chester": a name of its own, not a direction.
-        if whole is not None and whole.last > i and _own_name(whole):
+        if (
+            whole is not None
+            and whole.last > i
+            and (whole.kind == "story" or _name_shape_ok(self.tokens, i, whole.last))
+            and _own_name(whole)
+        ):
             return whole
         base = self.longest(i + 1)
         if base is None:
@@ -394,6 +399,11 @@ class _Finder:
         word = self.tokens[nxt].key
         if word == "county":
             return None
+        if word in _ADMIN_WORDS and m.kind == "area":
+            # "Kharkiv region": the division itself, when the gazetteer has it.
+            areas = [p for p in m.candidates if p.source == "area"]
+            end = self.tokens[nxt].end
+            return _Match(m.first, nxt, m.start, end, m.key, areas, "area")
         if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
             return m
         if m.kind == "story" and m.candidates[0].kind not in _POINT_KINDS:
