@@ -30,7 +30,7 @@ from geo.extract.regions import (
 )
 from geo.extract.sentences import Sentence, sentence_index
 from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
-from geo.geometry import distance_km
+from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
 
 WORDS_FILE = Path(__file__).parent / "data" / "not_places.toml"
@@ -846,7 +846,7 @@ def _near_focus(gaz: Gazetteer | None) -> Callable[[GazetteerPlace], bool] | Non
     focus = gaz.focus
 
     def near(p: GazetteerPlace) -> bool:
-        return p.source == "geonames" and distance_km(focus, p.point) <= FAR_KM
+        return p.source == "geonames" and sphere_km(focus, p.point) <= FAR_KM
 
     return near
 
