@@ -18,6 +18,7 @@ The corpora are read from the paths given; the project's tests never read them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -140,10 +141,8 @@ def read_corpus(path: Path) -> list[Article]:
         published = DEFAULT_DATE
         dl = (art.findtext("dltime") or "").strip()
         if dl:
-            try:
+            with contextlib.suppress(ValueError):
                 published = date.fromisoformat(dl[:10])
-            except ValueError:
-                pass
         gold = []
         for top in art.iter("toponym"):
             lat = _float(top.find("gaztag/lat"))

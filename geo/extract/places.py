@@ -68,6 +68,9 @@ _LOCATIVE = frozenset(
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
 _POINT_KINDS = frozenset({"city", "town", "village"})
+# How a mention was found, by pass-one kind (plain names: "name").
+_VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
+        "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
 _JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
@@ -949,14 +952,7 @@ def find_places(
             continue
         place, ranked = _resolve(m, votes, countries, near)
         if place is not None:
-            via = {
-                "border": "border",
-                "one-side-border": "border",
-                "anaphor": "anaphor",
-                "demonym": "demonym",
-            }.get(  # fmt: skip
-                m.kind, "qualifier" if m.kind == "qualifier" else "name"
-            )
+            via = _VIA.get(m.kind, "name")
             out.append(_mention(text, m, place, tokens[m.first].sentence, via, ranked))
     return out
 
