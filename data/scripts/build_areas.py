@@ -50,7 +50,9 @@ _TYPE_PREFIX = re.compile(
     r"^(?:Province of|State of|Provincia de|Provincia di|Departamento de|Estado de|Muhafazat|"
     r"Ostan-e|Wilayat|Region of|Republic of|Mintaqat|Gouvernorat de)\s+"
 )
-_ADMIN2_TYPES = re.compile(r"\s(?:County|Parish|District|Province|Prefecture|Governorate)$")
+_ADMIN2_TYPES = re.compile(
+    r"\s(?:County|Parish|District|Province|Prefecture|Governorate)$|^Province of\s"
+)
 
 # Abbreviations news agencies use (AP style and postal codes) for US states, Canadian provinces
 # and Australian states: matched only as written, with their capitals and dots. Two-letter
@@ -237,7 +239,9 @@ def divisions() -> list[list[object]]:
         codes = a1_code.get((cc, a1))
         # The county's state, so "Monroe County" in a Kentucky story is Kentucky's.
         code = max(codes, key=codes.__getitem__) if codes else ""
-        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name, "", "area", cc, code,
+        # "Province of Bulacan" is written "Bulacan" (and "Bulacan province").
+        short = name.removeprefix("Province of ") if name.startswith("Province of ") else ""
+        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name, short, "area", cc, code,
                      lat, lon, radius, a2_pop[(cc, a1, name)]])  # fmt: skip
     return rows
 

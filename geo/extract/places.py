@@ -696,11 +696,23 @@ def _disqualify(
     reasons = []
     single = m.first == m.last
     key = m.key
-    if key in words.stopwords:
-        reasons.append("stopword")
+    rest = key.removeprefix("the ")
+    if key in words.stopwords or (rest != key and rest in words.stopwords):
+        reasons.append("stopword")  # "Central", "The village"
     nxt = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
-    if nxt is not None and tokens[m.last].joins_next and nxt.key in words.not_before:
-        reasons.append("not-a-place-after")  # "West Nile virus"
+    if (
+        nxt is not None
+        and tokens[m.last].joins_next
+        and (nxt.key in words.not_before or nxt.key.endswith("virus"))
+    ):
+        reasons.append("not-a-place-after")  # "West Nile virus", "Reston ebolavirus"
+    if (
+        single
+        and len(key) <= 3
+        and m.kind == "geonames"
+        and not any(normalize(p.name) == key for p in m.candidates[:MAX_CANDIDATES])
+    ):
+        reasons.append("short-alternate")  # "Lu", "Jin": surnames, alternate names of cities
     if single and tokens[m.first].text.isupper() and len(tokens[m.first].text) <= 4:
         reasons.append("acronym")
     before = tokens[m.first - 1] if m.first > 0 else None
