@@ -939,6 +939,13 @@ def find_places(
         target = m.base if m.base is not None else m
         if m.kind == "demonym" and not demonyms:
             m.reasons = ["demonym"]
+        elif target.kind == "country" and m.kind != "qualifier" and _in_capitalised_run(
+            tokens, target, words, qualified=True
+        ):
+            # The name opens a longer title: "Georgia Stevens", "United States Geological
+            # Survey" (a word before it, as in "Air France", is not checked: lists and
+            # headlines put capitalised words before countries too).
+            m.reasons = ["title"]
         elif target.kind in ("geonames", "area"):
             m.reasons = _disqualify(
                 target, tokens, words, person_keys, mid_keys, person,
