@@ -10,7 +10,9 @@ held-aside part (every 5th article, by position in the file):
   scored (TR-News has 44 without: finding one is neither right nor wrong);
 - Acc@161 km: of the recognised toponyms with a gold coordinate, the share placed within 161 km,
   and the median error;
-- end-to-end F1: a found place is right only when recognised and within 161 km.
+- end-to-end F1: a found place is right only when recognised and within 161 km;
+- not the field's, ours: the share of recognised toponyms within 161 km or whose gold point lies
+  inside the area the page draws (a country or province placed at another convention's point).
 
 The corpora are read from the paths given; the project's tests never read them.
 """
@@ -74,6 +76,7 @@ class Tally:
     recognised: int = 0
     geo_pairs: int = 0  # recognised with a gold coordinate
     within: int = 0
+    inside: int = 0  # within 161 km, or the gold point inside the area drawn
     errors_km: list[float] = field(default_factory=list)
     words: int = 0
     seconds: float = 0.0
@@ -83,7 +86,8 @@ class Tally:
 
     def add(self, other: Tally) -> None:
         """Fold another tally into this one."""
-        for name in ("gold", "found", "recognised", "geo_pairs", "within", "words", "seconds"):
+        for name in ("gold", "found", "recognised", "geo_pairs", "within", "inside", "words",
+                     "seconds"):  # fmt: skip
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.errors_km += other.errors_km
         self.false_pos.update(other.false_pos)
@@ -101,9 +105,10 @@ class Tally:
         er = self.within / self.gold if self.gold else 0.0
         ef1 = 2 * ep * er / (ep + er) if ep + er else 0.0
         ms = 1000 * self.seconds / (self.words / 1000) if self.words else 0.0
+        inside = self.inside / self.geo_pairs if self.geo_pairs else 0.0
         return (
             f"| {label}, {articles} articles | {p:.3f} / {r:.3f} / {f1:.3f} | {acc:.3f} "
-            f"| {med:.0f} | {ef1:.3f} | {ms:.1f} |"
+            f"| {med:.0f} | {ef1:.3f} | {inside:.3f} | {ms:.1f} |"
         )
 
 
@@ -217,6 +222,8 @@ def score_article(article: Article, gazetteer: Gazetteer, demonyms: bool = False
         t.geo_pairs += 1
         km = distance_km((p.lat, p.lon), g.point)
         t.errors_km.append(km)
+        if km <= ACC_KM or km * 1000 <= p.radius_m:
+            t.inside += 1
         if km <= ACC_KM:
             t.within += 1
         else:
@@ -234,8 +241,9 @@ def page_gazetteer(cache_dir: Path | None) -> Gazetteer:
 
 
 HEADER = (
-    "| corpus | recognition P / R / F1 | Acc@161 km | median km | end-to-end F1 | ms / 1k words |\n"
-    "|---|---|---|---|---|---|"
+    "| corpus | recognition P / R / F1 | Acc@161 km | median km | end-to-end F1 "
+    "| Acc@161 or inside the area drawn | ms / 1k words |\n"
+    "|---|---|---|---|---|---|---|"
 )
 
 
