@@ -206,6 +206,7 @@ class _Match:
     suffix: str | None = None  # "region" in "Kharkiv region"
     boost: str | None = None  # country named right after: "Paris, Texas" -> US
     boost_division: str | None = None  # and its division: "US.TX"
+    written: bool = False  # an abbreviation matched exactly as written ("NSW", "Ky.")
     reasons: list[str] = field(default_factory=list)
 
 
@@ -474,7 +475,8 @@ def _written_matches(
         if last < first:
             continue
         kind = "country" if country else "area"
-        out.append(_Match(first, last, rm.start(), rm.end(), normalize(surface), places, kind))
+        out.append(_Match(first, last, rm.start(), rm.end(), normalize(surface), places, kind,
+                          written=True))  # fmt: skip
     return out
 
 
@@ -990,7 +992,7 @@ def find_places(
             # Survey" (a word before it, as in "Air France", is not checked: lists and
             # headlines put capitalised words before countries too).
             m.reasons = ["title"]
-        elif target.kind in ("geonames", "area"):
+        elif target.kind in ("geonames", "area") and not target.written:
             m.reasons = _disqualify(
                 target, tokens, words, person_keys, mid_keys, person,
                 qualified=m.kind == "qualifier",
