@@ -17,7 +17,9 @@ from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
 from geo.story.storage import story_files
 
-PLACE_TABLE = ("keep", "id", "name", "kind", "country", "lat", "lon", "radius_m", "mentions")
+PLACE_TABLE = (
+    "keep", "id", "name", "aliases", "kind", "country", "lat", "lon", "radius_m", "mentions",
+)  # fmt: skip
 EVENT_TABLE = (
     "keep",
     "date",
@@ -49,6 +51,17 @@ def place_key(place) -> str:
     return place.place_id or place.name
 
 
+def article_name(m) -> tuple[str, str]:
+    """(name, aliases) of a place row: the article's own spelling ("Raqqa"), with the
+    gazetteer's ("Ar Raqqah") as an alias; story places and derived areas keep their name."""
+    written = " ".join(str(m.text or "").split())
+    if m.source in ("story", "derived") or m.via != "name" or not written:
+        return m.name, ""
+    if written.isupper() and len(written) > 3:  # "PARIS" in a dateline
+        written = written.title()
+    return written, ("" if written == m.name else m.name)
+
+
 def draft_places(ex: Extraction) -> pd.DataFrame:
     """One row per place the article names, with its best match; ``keep`` ticks it for saving."""
     rows: dict[str, dict] = {}
@@ -58,10 +71,12 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
         if key in rows:
             rows[key]["mentions"] += 1
             continue
+        name, aliases = article_name(m)
         rows[key] = {
             "keep": True,
-            "id": _unique(slugify(m.name, "place"), taken),
-            "name": m.name,
+            "id": _unique(slugify(name, "place"), taken),
+            "name": name,
+            "aliases": aliases,
             "kind": _kind(m.kind),
             "country": m.country or "",
             "lat": round(m.lat, 5),
@@ -105,6 +120,7 @@ def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
         "keep": True,
         "id": _unique(slugify(name, "place"), set(places["id"])),
         "name": name,
+        "aliases": "",
         "kind": _kind(str(raw.get("kind") or "town")),
         "country": str(raw.get("country") or ""),
         "lat": round(location.latitude, 5),
@@ -213,7 +229,11 @@ def story_from_draft(
     ev["confidence"] = ev["confidence"].where(ev["confidence"].isin(CONFIDENCE), "reported")
     ev["confidence_note"] = ""
     pl = kept_places.reset_index(drop=True)
-    pl["aliases"] = [[] for _ in range(len(pl))]
+    column = pl["aliases"] if "aliases" in pl else pd.Series([""] * len(pl))
+    pl["aliases"] = [
+        [] if not isinstance(v, str) else [a.strip() for a in v.split("|") if a.strip()]
+        for v in column
+    ]
     pl["geonames_id"] = pd.NA
     pl["coord_source"] = "Dateline gazetteer match, reviewed by the editor"
     return story_id, story_files(toml_meta, pl, ev), notes

@@ -149,3 +149,24 @@ def test_add_place_appends_a_row_once():
     assert list(more["id"]) == ["arsal", "palmyra"]
     assert more.loc["gn:163808", "radius_m"] == 10000
     assert add_place(more, loc).equals(more)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "source", "via", "expected"),
+    [
+        ("Raqqa", "Ar Raqqah", "geonames", "name", ("Raqqa", "Ar Raqqah")),
+        ("al-Hol", "Al Ḩawl", "geonames", "name", ("al-Hol", "Al Ḩawl")),
+        ("PARIS", "Paris", "geonames", "dateline", ("Paris", "")),
+        ("Beirut", "Beirut", "geonames", "name", ("Beirut", "")),
+        ("BAGHDAD", "Baghdad", "geonames", "name", ("Baghdad", "")),
+        ("Ersal", "Arsal", "story", "name", ("Arsal", "")),
+        ("eastern Syria", "eastern Syria", "derived", "qualifier", ("eastern Syria", "")),
+    ],
+)
+def test_article_spelling_is_the_name(text, name, source, via, expected) -> None:
+    from types import SimpleNamespace
+
+    from geo.extract.draft import article_name
+
+    mention = SimpleNamespace(text=text, name=name, source=source, via=via)
+    assert article_name(mention) == expected
