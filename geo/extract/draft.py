@@ -131,6 +131,40 @@ def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
     return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
 
 
+def new_place(
+    places: pd.DataFrame,
+    name: str,
+    lat: float,
+    lon: float,
+    *,
+    radius_m: int = 5000,
+    kind: str = "village",
+) -> pd.DataFrame:
+    """The places table with a brand-new row where the editor clicked (a place no gazetteer
+    knows, "Baghuz"); raises ValueError for an empty name or a point off the globe."""
+    name = " ".join(str(name).split())
+    if not name:
+        raise ValueError("A new place needs a name.")
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise ValueError(f"({lat}, {lon}) is not a point on Earth.")
+    key = f"new:{slugify(name, 'place')}:{lat:.5f},{lon:.5f}"
+    if key in places.index:
+        return places
+    row = {
+        "keep": True,
+        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "name": name,
+        "aliases": "",
+        "kind": _kind(kind),
+        "country": "",
+        "lat": round(float(lat), 5),
+        "lon": round(float(lon), 5),
+        "radius_m": max(0, int(radius_m)),
+        "mentions": 0,
+    }
+    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+
+
 def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
     """One row per draft event; ``place`` is a places-table id, ``summary`` the raw sentence."""
     ids = places["id"].to_dict()
