@@ -42,7 +42,13 @@ def _unique(base: str, taken: set[str]) -> str:
     return slug
 
 
+# Gazetteer kinds the story format has no word for: a river or a sea is drawn as an area.
+_AREA_KINDS = frozenset({"river", "sea", "desert", "mountains"})
+
+
 def _kind(kind: str) -> str:
+    if kind in _AREA_KINDS:
+        return "area"
     return kind if kind in PLACE_KINDS else "town"
 
 

@@ -41,6 +41,7 @@ MAX_NAME_TOKENS = 6
 # many people; in a named country any populated place will do.
 MIN_POP_UNVOTED = 15_000
 MIN_POP_UNVOTED_MULTIWORD = 5_000
+MIN_POP_ALTERNATE_UNVOTED = 100_000
 # A single word opening a sentence is a GeoNames place only if it is a city this large.
 MIN_POP_SENTENCE_START = 100_000
 MAX_CANDIDATES = 5
@@ -783,6 +784,10 @@ def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
     if votes.division_named(place, m.key):
         return True
     floor = MIN_POP_UNVOTED if m.first == m.last else MIN_POP_UNVOTED_MULTIWORD
+    if _closeness(place, m.key) == 0.0:
+        # Written only as an alternate name, in a country nothing else names: "al-Omar" is not
+        # the Israeli village Omer.
+        floor = max(floor, MIN_POP_ALTERNATE_UNVOTED)
     return _population(place) >= floor
 
 

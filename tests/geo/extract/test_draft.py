@@ -203,3 +203,14 @@ def test_new_place_adds_a_row_with_a_radius() -> None:
     assert len(twice) == 1  # the same click twice adds nothing
     other = new_place(one, "Baghuz Fawqani", 34.46, 40.94)
     assert list(other["id"]) == ["baghuz-fawqani", "baghuz-fawqani-2"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [("city", "city"), ("region", "region"), ("river", "area"), ("sea", "area"),
+     ("mountains", "area"), ("something", "town")],
+)  # fmt: skip
+def test_gazetteer_kinds_in_story_words(kind: str, expected: str) -> None:
+    from geo.extract.draft import _kind
+
+    assert _kind(kind) == expected
