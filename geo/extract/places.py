@@ -590,9 +590,16 @@ class _Votes:
         """How many other names of the article were first placed within NEIGHBOUR_KM of it."""
         if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
             return 0
+        lat = place.lat
+        # A degree of latitude is 111 km: most anchors are ruled out before any trigonometry.
+        span = NEIGHBOUR_KM / 110.0
         return len(
-            {k for k, pt in self.anchors if k != key and sphere_km(pt, place.point) <= NEIGHBOUR_KM}
-        )
+            {
+                k for k, pt in self.anchors
+                if k != key and abs(pt[0] - lat) <= span
+                and sphere_km(pt, place.point) <= NEIGHBOUR_KM
+            }
+        )  # fmt: skip
 
     def division_named(self, place: GazetteerPlace, key: str) -> bool:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
@@ -615,7 +622,11 @@ def _population(p: GazetteerPlace) -> int:
 
 def _closeness(place: GazetteerPlace, key: str) -> float:
     """1 when the place's own name was written, 0.5 for a near spelling, else 0."""
-    own = normalize(place.name)
+    return _spelling_closeness(normalize(place.name), key)
+
+
+@lru_cache(maxsize=65_536)
+def _spelling_closeness(own: str, key: str) -> float:
     if own == key:
         return 1.0
     return 0.5 if SequenceMatcher(None, own, key).ratio() >= NEAR_SPELLING else 0.0
