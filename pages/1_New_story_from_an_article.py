@@ -15,6 +15,7 @@ from geo.extract.draft import (
     add_place,
     draft_events,
     draft_places,
+    new_place,
     place_candidates,
     preview,
     story_from_draft,
@@ -253,7 +254,7 @@ else:
                         if _chain().online_enabled
                         else " (an online geocoder can be turned on: see the README)"
                     )
-                    + ". Add it by hand in places.csv after saving."
+                    + ". Click its spot on the preview map below to add it as a new place."
                 )
             else:
                 st.session_state.places = add_place(places, found.location)
@@ -340,6 +341,25 @@ else:
                     st.session_state.events = events
                     st.session_state.editor_version += 1
                     st.rerun()
+                # A place no gazetteer knows ("Baghuz"): a new row where the editor clicked.
+                n1, n2, n3 = st.columns([3, 2, 2])
+                new_name = n1.text_input("…or add a new place here", key="new_place_name",
+                                         placeholder="name as the article writes it")  # fmt: skip
+                new_kind = n2.selectbox("kind", list(PLACE_KINDS), index=2, key="new_place_kind")
+                new_radius = n3.number_input("radius (m)", min_value=0, value=5000, step=500,
+                                             key="new_place_radius")  # fmt: skip
+                if st.button("Add new place"):
+                    try:
+                        st.session_state.places = new_place(
+                            places, new_name, point["lat"], point["lng"],
+                            radius_m=int(new_radius), kind=new_kind,
+                        )  # fmt: skip
+                    except ValueError as exc:
+                        st.error(str(exc))
+                    else:
+                        st.session_state.events = events
+                        st.session_state.editor_version += 1
+                        st.rerun()
     with save_col:
         st.markdown("##### Save")
         n_copied = unrewritten(events.fillna({"keep": True}))

@@ -78,11 +78,13 @@ def extract(
     dateline: str | None = None,
     gazetteer: Gazetteer | None = None,
     fmt: TextFormat | None = None,
+    demonyms: bool = False,
 ) -> Extraction:
     """Places, dates, figures, actors and draft events of an article published on ``published``.
 
     ``dateline`` names the place the report was filed from when the text does not say it;
-    ``gazetteer`` defaults to GeoNames alone (no story places), loaded from the user cache.
+    ``gazetteer`` defaults to GeoNames alone (no story places), loaded from the user cache;
+    ``demonyms`` counts "Turkish", "Syrian" as mentions of the country too.
     """
     if gazetteer is None:
         gazetteer = Gazetteer.load()
@@ -93,7 +95,12 @@ def extract(
     figures = find_figures(plain, sentences, exclude=[d.span for d in dates])
     actors = find_actors(plain, sentences)
     places = find_places(
-        plain, sentences, gazetteer, actors, dateline=_dateline_arg(dateline, found_dateline)
+        plain,
+        sentences,
+        gazetteer,
+        actors,
+        dateline=_dateline_arg(dateline, found_dateline),
+        demonyms=demonyms,
     )
     events = draft_events(sentences, published, places, dates, figures, actors)
     return Extraction(

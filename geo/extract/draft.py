@@ -17,7 +17,9 @@ from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
 from geo.story.storage import story_files
 
-PLACE_TABLE = ("keep", "id", "name", "kind", "country", "lat", "lon", "radius_m", "mentions")
+PLACE_TABLE = (
+    "keep", "id", "name", "aliases", "kind", "country", "lat", "lon", "radius_m", "mentions",
+)  # fmt: skip
 EVENT_TABLE = (
     "keep",
     "date",
@@ -40,13 +42,30 @@ def _unique(base: str, taken: set[str]) -> str:
     return slug
 
 
+# Gazetteer kinds the story format has no word for: a river or a sea is drawn as an area.
+_AREA_KINDS = frozenset({"river", "sea", "desert", "mountains"})
+
+
 def _kind(kind: str) -> str:
+    if kind in _AREA_KINDS:
+        return "area"
     return kind if kind in PLACE_KINDS else "town"
 
 
 def place_key(place) -> str:
     """What groups mentions into one place row: the matched gazetteer id, else the name."""
     return place.place_id or place.name
+
+
+def article_name(m) -> tuple[str, str]:
+    """(name, aliases) of a place row: the article's own spelling ("Raqqa"), with the
+    gazetteer's ("Ar Raqqah") as an alias; story places and derived areas keep their name."""
+    written = " ".join(str(m.text or "").split())
+    if m.source in ("story", "derived") or m.via != "name" or not written:
+        return m.name, ""
+    if written.isupper() and len(written) > 3:  # "PARIS" in a dateline
+        written = written.title()
+    return written, ("" if written == m.name else m.name)
 
 
 def draft_places(ex: Extraction) -> pd.DataFrame:
@@ -58,10 +77,12 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
         if key in rows:
             rows[key]["mentions"] += 1
             continue
+        name, aliases = article_name(m)
         rows[key] = {
             "keep": True,
-            "id": _unique(slugify(m.name, "place"), taken),
-            "name": m.name,
+            "id": _unique(slugify(name, "place"), taken),
+            "name": name,
+            "aliases": aliases,
             "kind": _kind(m.kind),
             "country": m.country or "",
             "lat": round(m.lat, 5),
@@ -105,11 +126,46 @@ def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
         "keep": True,
         "id": _unique(slugify(name, "place"), set(places["id"])),
         "name": name,
+        "aliases": "",
         "kind": _kind(str(raw.get("kind") or "town")),
         "country": str(raw.get("country") or ""),
         "lat": round(location.latitude, 5),
         "lon": round(location.longitude, 5),
         "radius_m": int(raw.get("radius_m") or 5000),
+        "mentions": 0,
+    }
+    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+
+
+def new_place(
+    places: pd.DataFrame,
+    name: str,
+    lat: float,
+    lon: float,
+    *,
+    radius_m: int = 5000,
+    kind: str = "village",
+) -> pd.DataFrame:
+    """The places table with a brand-new row where the editor clicked (a place no gazetteer
+    knows, "Baghuz"); raises ValueError for an empty name or a point off the globe."""
+    name = " ".join(str(name).split())
+    if not name:
+        raise ValueError("A new place needs a name.")
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise ValueError(f"({lat}, {lon}) is not a point on Earth.")
+    key = f"new:{slugify(name, 'place')}:{lat:.5f},{lon:.5f}"
+    if key in places.index:
+        return places
+    row = {
+        "keep": True,
+        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "name": name,
+        "aliases": "",
+        "kind": _kind(kind),
+        "country": "",
+        "lat": round(float(lat), 5),
+        "lon": round(float(lon), 5),
+        "radius_m": max(0, int(radius_m)),
         "mentions": 0,
     }
     return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
@@ -213,7 +269,11 @@ def story_from_draft(
     ev["confidence"] = ev["confidence"].where(ev["confidence"].isin(CONFIDENCE), "reported")
     ev["confidence_note"] = ""
     pl = kept_places.reset_index(drop=True)
-    pl["aliases"] = [[] for _ in range(len(pl))]
+    column = pl["aliases"] if "aliases" in pl else pd.Series([""] * len(pl))
+    pl["aliases"] = [
+        [] if not isinstance(v, str) else [a.strip() for a in v.split("|") if a.strip()]
+        for v in column
+    ]
     pl["geonames_id"] = pd.NA
     pl["coord_source"] = "Dateline gazetteer match, reviewed by the editor"
     return story_id, story_files(toml_meta, pl, ev), notes

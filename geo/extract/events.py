@@ -20,13 +20,19 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                       r"|mass grave|bodies (?:were )?(?:found|discovered|recovered))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     ("celebration", r"\b(?:celebrat\w*|festivit\w*|rall(?:y|ies)|parade)\b"),
-    ("ceasefire", r"\b(?:cease-?fire|truce|halt (?:to|in) (?:the )?fighting)\b"),
+    ("ceasefire", r"\b(?:cease-?fire|truce|halt (?:to|in) (?:the )?fighting"
+                  r"|agreed|agreements?|(?:struck|reached|signed) (?:a |an |the )?deal)\b"),
     ("convoy", r"\b(?:convoys?|buses)\b"),
     ("evacuation", r"\b(?:evacuat\w*|withdr[ae]w\w*|withdrawal|fled|displaced|rescue\w*)\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
     ("airstrike", r"\b(?:air ?strikes?|air-strikes?|air raids?|warplanes?|bomb(?:ed|ing|ings|s)"
-                  r"|drones?|missiles?)\b"),
-    ("captives", r"\b(?:captiv\w*|hostages?|kidnapp\w*|abduct\w*|detain\w*)\b"),
+                  r"|drones?|missiles?|struck|strikes?)\b"),
+    ("captives", r"\b(?:captiv\w*|hostages?|kidnapp\w*|abduct\w*|detain\w*"
+                 r"|captured \d+|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
+    # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
+    ("offensive", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
+                  r"|overr(?:an|un)|storm(?:ed|ing)|liberat(?:ed|ing|ion)|took control"
+                  r"|fell to|fall of)\b"),
     ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties)\b"),
     ("speech", r"\b(?:speech|televised|address(?:ed)?|sermon)\b"),
     ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assault|push(?:ed)? into)\b"),

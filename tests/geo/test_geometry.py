@@ -6,7 +6,7 @@ import pytest
 from geographiclib.geodesic import Geodesic
 from geopy.distance import geodesic
 
-from geo.geometry import distance_km, polygon_area_km2, ring_area_km2, route_km
+from geo.geometry import distance_km, polygon_area_km2, ring_area_km2, route_km, sphere_km
 
 BEIRUT = (33.89332, 35.50157)
 BAALBEK = (34.00583, 36.21806)
@@ -145,3 +145,18 @@ def test_route_is_the_sum_of_geodesic_legs(points, legs):
 
 def test_route_accepts_any_iterable():
     assert route_km(iter([BEIRUT, BAALBEK])) == pytest.approx(geodesic(BEIRUT, BAALBEK).km)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ((34.0, 36.0), (34.0, 36.0)),
+        ((34.0, 36.0), (33.5, 36.3)),
+        ((51.5, -0.1), (42.98, -81.23)),
+        ((-33.9, 151.2), (40.7, -74.0)),
+        ((0.0, 179.9), (0.0, -179.9)),
+    ],
+)
+def test_sphere_km_within_half_a_percent_of_the_geodesic(a, b):
+    exact = distance_km(a, b)
+    assert abs(sphere_km(a, b) - exact) <= 0.005 * exact + 1e-9

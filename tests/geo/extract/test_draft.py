@@ -10,6 +10,7 @@ from geopy.location import Location
 
 from geo.extract import extract
 from geo.extract.draft import (
+    PLACE_TABLE,
     DraftMeta,
     add_place,
     draft_events,
@@ -149,3 +150,67 @@ def test_add_place_appends_a_row_once():
     assert list(more["id"]) == ["arsal", "palmyra"]
     assert more.loc["gn:163808", "radius_m"] == 10000
     assert add_place(more, loc).equals(more)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "source", "via", "expected"),
+    [
+        ("Raqqa", "Ar Raqqah", "geonames", "name", ("Raqqa", "Ar Raqqah")),
+        ("al-Hol", "Al Ḩawl", "geonames", "name", ("al-Hol", "Al Ḩawl")),
+        ("PARIS", "Paris", "geonames", "dateline", ("Paris", "")),
+        ("Beirut", "Beirut", "geonames", "name", ("Beirut", "")),
+        ("BAGHDAD", "Baghdad", "geonames", "name", ("Baghdad", "")),
+        ("Ersal", "Arsal", "story", "name", ("Arsal", "")),
+        ("eastern Syria", "eastern Syria", "derived", "qualifier", ("eastern Syria", "")),
+    ],
+)
+def test_article_spelling_is_the_name(text, name, source, via, expected) -> None:
+    from types import SimpleNamespace
+
+    from geo.extract.draft import article_name
+
+    mention = SimpleNamespace(text=text, name=name, source=source, via=via)
+    assert article_name(mention) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "lat", "lon", "error"),
+    [
+        ("", 34.0, 40.9, "needs a name"),
+        ("   ", 34.0, 40.9, "needs a name"),
+        ("Baghuz", 95.0, 40.9, "not a point"),
+        ("Baghuz", 34.0, 181.0, "not a point"),
+    ],
+)
+def test_new_place_rejects(name, lat, lon, error) -> None:
+    from geo.extract.draft import new_place
+
+    empty = pd.DataFrame(columns=list(PLACE_TABLE), index=pd.Index([], name="_key"))
+    with pytest.raises(ValueError, match=error):
+        new_place(empty, name, lat, lon)
+
+
+def test_new_place_adds_a_row_with_a_radius() -> None:
+    from geo.extract.draft import new_place
+
+    empty = pd.DataFrame(columns=list(PLACE_TABLE), index=pd.Index([], name="_key"))
+    one = new_place(empty, " Baghuz  Fawqani ", 34.4512345, 40.9387654, radius_m=3000)
+    (row,) = one.to_dict("records")
+    assert (row["id"], row["name"], row["lat"], row["lon"], row["radius_m"], row["kind"]) == (
+        "baghuz-fawqani", "Baghuz Fawqani", 34.45123, 40.93877, 3000, "village",
+    )  # fmt: skip
+    twice = new_place(one, "Baghuz Fawqani", 34.4512345, 40.9387654)
+    assert len(twice) == 1  # the same click twice adds nothing
+    other = new_place(one, "Baghuz Fawqani", 34.46, 40.94)
+    assert list(other["id"]) == ["baghuz-fawqani", "baghuz-fawqani-2"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [("city", "city"), ("region", "region"), ("river", "area"), ("sea", "area"),
+     ("mountains", "area"), ("something", "town")],
+)  # fmt: skip
+def test_gazetteer_kinds_in_story_words(kind: str, expected: str) -> None:
+    from geo.extract.draft import _kind
+
+    assert _kind(kind) == expected

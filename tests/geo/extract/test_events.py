@@ -43,6 +43,16 @@ def events(text: str, published: date = MON) -> list[DraftEvent]:
         ("ISIS will hand over one captive.", "handover"),
         ("Thousands attended the funeral.", "funeral"),
         ("The minister spoke to reporters.", "statement"),
+        # Issue 15: what the sentence's verb says, not "statement" by default.
+        ("The SDF captured Baghuz on Saturday.", "offensive"),
+        ("The village fell to the SDF after weeks of siege.", "offensive"),
+        ("The SDF captured 20 fighters near the river.", "captives"),
+        ("Coalition jets struck the last pocket.", "airstrike"),
+        ("The two sides agreed to a pause.", "ceasefire"),
+        ("They struck a deal late on Monday.", "ceasefire"),
+        ("Militants handed over their weapons.", "handover"),
+        ("A spokesman said the battle was over.", "battle"),
+        ("A spokesman said nothing more.", "statement"),
     ],
 )
 def test_guess_category(sentence: str, category: str) -> None:

@@ -379,3 +379,54 @@ def test_article_places_geocode_within_radius(bundled: Gazetteer, name, lat, lon
 def test_article_regions_are_story_places(bundled: Gazetteer, name) -> None:
     places = bundled.lookup(name)
     assert places and places[0].source == "story", (name, places[:1])
+
+
+# -- areas (tests/fixtures/areas.csv) -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def with_areas(fake_index: dict) -> Gazetteer:
+    from geo.geocoders.gazetteer import load_areas
+
+    return Gazetteer(fake_index, areas=load_areas(str(FIXTURES / "areas.csv")))
+
+
+@pytest.mark.parametrize(
+    ("surface", "expected"),
+    [
+        ("Ky.", ["Kentucky"]),
+        ("NSW", ["New South Wales"]),
+        ("N.S.W.", ["New South Wales"]),
+        ("nsw", []),  # abbreviations count only as written
+        ("Ky", []),
+        ("Kentucky", []),  # a full name is a lookup(), not an abbreviation
+    ],
+)
+def test_abbreviations_only_as_written(with_areas: Gazetteer, surface: str, expected) -> None:
+    assert [p.name for p in with_areas.lookup_written(surface)] == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("California", [("California", "region", "US.CA")]),
+        ("River Nile", [("Nile", "river", "")]),
+        ("Broken", []),  # a row without a usable coordinate is skipped
+    ],
+)
+def test_area_lookup(with_areas: Gazetteer, name: str, expected) -> None:
+    found = [(p.name, p.kind, p.division) for p in with_areas.lookup(name) if p.source == "area"]
+    assert found == expected
+    assert with_areas.contains("california") and "Ontario" in with_areas
+
+
+def test_areas_come_after_towns(with_areas: Gazetteer) -> None:
+    # A geocoder asked for a name means the town first; the extractor weighs both itself.
+    sources = [p.source for p in with_areas.lookup("Lebanon")]
+    assert "area" not in sources or sources.index("area") > 0
+
+
+def test_missing_area_file_is_empty(tmp_path) -> None:
+    from geo.geocoders.gazetteer import load_areas
+
+    assert load_areas(str(tmp_path / "none.csv")).places == ()

@@ -22,6 +22,7 @@ from tests.helpers import (
 
 RAW_KEYS = {
     "id",
+    "admin1",
     "name",
     "lat",
     "lon",
