@@ -30,6 +30,7 @@ from geo.map.layers import (
 from geo.map.payload import BROWSER_LIMIT, payload_json
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
+from geo.story.chapters import chapter_bounds, chapter_for_url
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_csv, events_geojson
 from geo.story.library import DEFAULT_STORY, find_stories
@@ -145,6 +146,8 @@ if "view" not in st.session_state:
     qp = st.query_params
     st.session_state.pinned = parse_map_view(qp.get("zoom"), qp.get("center"))
     st.session_state.tiles = parse_tiles(qp.get("tiles"), DEFAULT_TILES)
+    st.session_state.chapter_asked = qp.get("chapter")
+    st.session_state.chapter = None
     for layer in LAYERS:
         st.session_state[f"layer_{layer}"] = layer in view.layers
 
@@ -197,7 +200,72 @@ for notice in st.session_state.notices:
     st.info(notice)
 st.session_state.notices = []
 
+
 # The slider sits above the map, not in the sidebar: on a phone the sidebar covers the map.
+# --- chapters: the story's turning points, each a window, a selection and a frame ---------------
+def _ts(day: date) -> pd.Timestamp:
+    return pd.Timestamp(day)
+
+
+def _open_chapter(number: int | None) -> None:
+    chapter = next((c for c in story.chapters if c.number == number), None)
+    st.session_state.chapter = chapter.number if chapter else None
+    if chapter is not None:
+        st.session_state.window = (chapter.start, chapter.end)
+        st.session_state.selected = chapter.select
+        st.session_state.playing = False
+        st.session_state.chapter_opened = st.session_state.get("chapter_opened", 0) + 1
+
+
+if story.chapters:
+    asked = st.session_state.pop("chapter_asked", None)
+    if asked is not None:
+        found = chapter_for_url(asked, story.chapters)
+        if found is None:
+            st.caption("The link's chapter does not exist in this story; showing the whole story.")
+        _open_chapter(found.number if found else None)
+    current = next((c for c in story.chapters if c.number == st.session_state.chapter), None)
+    # A window moved away from the chapter's own leaves the chapter.
+    if current is not None and st.session_state.window != (current.start, current.end):
+        st.session_state.chapter, current = None, None
+    with st.container(border=True):
+        prev_col, pick_col, next_col = st.columns([1.2, 8, 1.2], vertical_alignment="center")
+        number = current.number if current else 0
+        prev_col.button(
+            "‹ Prev",
+            on_click=_open_chapter,
+            args=(max(1, number - 1),),
+            disabled=number <= 1,
+            width="stretch",
+            key="chapter_prev",
+        )
+        next_col.button(
+            "Next ›",
+            on_click=_open_chapter,
+            args=(min(len(story.chapters), number + 1),),
+            disabled=number >= len(story.chapters),
+            width="stretch",
+            key="chapter_next",
+        )
+        labels = {
+            c.number: f"{c.number}. {c.title} · {fmt_span(_ts(c.start), _ts(c.end))}"
+            for c in story.chapters
+        }
+        st.session_state.chapter_pick = number or None
+        pick_col.selectbox(
+            "Chapter",
+            list(labels),
+            format_func=labels.get,
+            key="chapter_pick",
+            placeholder=f"The story in {len(story.chapters)} chapters: press Next to begin",
+            label_visibility="collapsed",
+            on_change=lambda: _open_chapter(st.session_state.chapter_pick),
+        )
+        if current is not None:
+            # Data, shown as text: never markdown.
+            st.text(current.text)
+            st.caption("Sources: " + ", ".join(source_names.get(s, s) for s in current.sources))
+
 slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
 with slider_col:
     start, end = st.slider(
@@ -287,6 +355,8 @@ view = View(
     st.session_state.selected,
 )
 params = to_params(view, default_story=default_story, span=(story.start, story.end))
+if st.session_state.get("chapter"):
+    params["chapter"] = str(st.session_state.chapter)
 if tiles != "offline":
     params["tiles"] = tiles
 # The map's script writes the reader's zoom and centre into the address itself (no rerun): keep
@@ -302,6 +372,14 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
     # Each event's row in places.csv, once per story: a big window is then counted, not searched.
     s = _load(path, fingerprint)
     return place_codes(s.events, s.places)
+
+
+def _chapter_view() -> dict:
+    chapter = next((c for c in story.chapters if c.number == st.session_state.get("chapter")), None)
+    if chapter is None:
+        return {}
+    token = f"{chapter.number}-{st.session_state.get('chapter_opened', 0)}"
+    return {"view": chapter_bounds(story, chapter), "view_token": token}
 
 
 @st.cache_resource(max_entries=8)
@@ -359,6 +437,7 @@ with map_col:
             layers,
             st.session_state.selected,
             fit_first=fit_first,
+            **_chapter_view(),
         )
     else:
         groups = story_layers(

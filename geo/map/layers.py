@@ -991,8 +991,13 @@ def browser_layers(
     selected: str | None = None,
     *,
     fit_first: bool = False,
+    view: list[list[float]] | None = None,
+    view_token: str | None = None,
 ) -> list[folium.FeatureGroup]:
     """The map's layers for a small story drawn by ``js/story.js``: only the window travels.
+
+    ``view`` (bounds) is a frame the map must take once per ``view_token`` (a chapter opened),
+    even if the reader had moved the map.
 
     ``data`` is the URL of the story's payload (``geo.map.payload``), or the payload itself.
     """
@@ -1006,6 +1011,8 @@ def browser_layers(
         "layers": sorted(layers),
         "selected": selected,
         "fit_first": fit_first,
+        "view": view,
+        "view_token": view_token,
     }
     StoryWindow(state).add_to(group)
     return [group]

@@ -249,7 +249,7 @@ window.dlInitMap = function (map, cfg) {
     // has moved the map since; what must stay visible (the selection, the convoy during Play)
     // is panned into view regardless.
     // A link with zoom and centre pins the view: it counts as the reader's own move.
-    var ours = false, userMoved = !!cfg.pinned, lastFit;
+    var ours = false, userMoved = !!cfg.pinned, lastFit, lastForce;
     map.on('movestart', function () { if (!ours) { userMoved = true; } });
     map.on('moveend', function () {
         ours = false;
@@ -273,6 +273,18 @@ window.dlInitMap = function (map, cfg) {
         if (s.legend) { legend(s.legend); }
         var key = JSON.stringify(s.fit);
         var first = lastFit === undefined;
+        // A chapter's own frame wins over everything, once per chapter opened.
+        if (s.force && s.force.token !== lastForce) {
+            lastForce = s.force.token;
+            userMoved = false;
+            lastFit = key;
+            move(function () {
+                map.fitBounds(s.force.bounds, {padding: [30, 30], maxZoom: 12, animate: !first});
+            });
+            circleSizes();
+            relabel();
+            return;
+        }
         if (s.fit && key !== lastFit && !userMoved && (!first || s.fit_first)) {
             move(function () {
                 map.fitBounds(s.fit, {padding: [36, 36], maxZoom: s.max_zoom || 11,

@@ -260,7 +260,8 @@
                    [Math.max.apply(null, lats), Math.max.apply(null, lons)]];
         }
         window.dlShow({labels: labels, marks: marks, date: 'As of ' + fmtDay(s.end), fit: fit,
-                       fit_first: s.fit_first, keep: keep, focus: focus, legend: legend});
+                       fit_first: s.fit_first, keep: keep, focus: focus, legend: legend,
+                       force: s.view ? {bounds: s.view, token: s.view_token} : null});
         return {events: evs.length, places: byPlace.size};
     };
 
