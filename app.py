@@ -28,6 +28,7 @@ from geo.map.layers import (
     story_layers,
 )
 from geo.map.payload import BROWSER_LIMIT, payload_json
+from geo.map.publish import publish_html
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
 from geo.story.chapters import chapter_bounds, chapter_for_url
@@ -316,6 +317,16 @@ with st.sidebar:
         for n, layer in enumerate(LAYERS)
         if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
     }
+    st.download_button(
+        "Publish as HTML",
+        lambda: publish_html(story, st.session_state.get("chapter")),
+        f"{story_id}.html",
+        "text/html",
+        width="stretch",
+        help="One file with the map, the chapters and the sources that opens in any browser "
+        "with no internet: for an article, an e-mail or a slide.",
+        on_click="ignore",
+    )
     st.download_button(
         "Download this story (zip)",
         lambda: story_zip(story.path),

@@ -1,4 +1,4 @@
-"""Command line: ``python -m geo validate|geocode|extract ...``."""
+"""Command line: ``python -m geo validate|geocode|extract|publish ...``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ def main(argv: list[str] | None = None) -> int:
         "validate": ("geo.story.load", "run_validate"),
         "geocode": ("geo.geocoders.cli", "run_geocode"),
         "extract": ("geo.extract", "run_extract"),
+        "publish": ("geo.map.publish", "run_publish"),
     }
     if not args or args[0] not in commands:
-        print("usage: python -m geo {validate,geocode,extract} ...", file=sys.stderr)
+        print("usage: python -m geo {validate,geocode,extract,publish} ...", file=sys.stderr)
         return 2
     module_name, func_name = commands[args[0]]
     # Import lazily: validate should not pay for the gazetteer, nor geocode for dateparser.

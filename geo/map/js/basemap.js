@@ -65,6 +65,10 @@ window.dlInitMap = function (map, cfg) {
     ];
     var data = {};
     function fetchJson(file) {
+        if (!data[file] && cfg.files && cfg.files[file]) {
+            // A published file carries its basemap inline: no request at all.
+            data[file] = Promise.resolve(cfg.files[file]);
+        }
         if (!data[file]) {
             data[file] = fetch(cfg.base + file).then(function (r) {
                 if (!r.ok) { throw new Error(file + ': ' + r.status); }

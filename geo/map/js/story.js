@@ -27,6 +27,11 @@
     // this story is drawn later, after its data arrives.
     function report(e) {
         var g = window.__GLOBAL_DATA__;
+        if (window.dlOnSelect) {
+            // A published page shows the details itself.
+            var key = e.target.dlKey;
+            if (key) { window.dlOnSelect(key); }
+        }
         if (!g) { return; }
         var box = document.createElement('span');
         box.innerHTML = e.target.getTooltip().getContent();
@@ -40,6 +45,7 @@
         layer.bindTooltip(tip, {sticky: false, direction: 'top', offset: [0, -6]});
         layer.on('click', report);
         window.dlByKey[key] = layer;
+        layer.dlKey = key;
         layer.on('add', function () {
             var el = layer.getElement && layer.getElement();
             if (el) { el.setAttribute('data-key', key); }

@@ -1,0 +1,205 @@
+"""One self-contained HTML file of a story: the map, its chapters and sources, for any page.
+
+Leaflet, the basemap, the story and the map's scripts are all inside the file, so it opens from
+``file://`` with no network at all. The map is drawn by the same ``js/story.js`` as the
+dashboard's. ``python -m geo publish STORY_DIR OUT.html [--chapter N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from html import escape
+from pathlib import Path
+
+import pandas as pd
+
+from geo.atomic import atomic_write_text
+from geo.map.assets import _FILES, BASEMAP_FILES, load_js
+from geo.map.layers import _CSS, figures_text, fmt_span, script_json
+from geo.map.payload import story_payload
+from geo.story.chapters import chapter_bounds
+from geo.story.load import Story, StoryError, load_story
+
+BASEMAP_DIR = Path(__file__).resolve().parents[2] / "data" / "basemap"
+MAX_BYTES = 3_000_000  # what a newsroom's CMS or an e-mail takes without complaint
+
+
+def _texts(story: Story) -> dict:
+    """What the published page's details panel says, all escaped: events by place, sources."""
+    sources = {
+        s.id: {"name": s.publication, "url": s.url if isinstance(s.url, str) else ""}
+        for s in story.sources.itertuples()
+    }
+    by_place: dict[str, list[dict]] = {}
+    for ev in story.events.to_dict("records"):
+        src = sources.get(ev["source"], {"name": ev["source"], "url": ""})
+        end = ev["date"] if pd.isna(ev["end_date"]) else ev["end_date"]
+        conf = ev["confidence"] + (f": {ev['confidence_note']}" if ev["confidence_note"] else "")
+        by_place.setdefault(ev["place_id"], []).append(
+            {
+                "d": ev["date"].strftime("%Y-%m-%d"),
+                "e": end.strftime("%Y-%m-%d"),
+                "when": fmt_span(ev["date"], end),
+                "cat": ev["category"],
+                "summary": ev["summary"],
+                "figures": figures_text(ev),
+                "source": src["name"] + (f", {ev['source_detail']}" if ev["source_detail"] else ""),
+                "url": src["url"] if src["url"].startswith(("https://", "http://")) else "",
+                "confidence": conf,
+            }
+        )
+    convoy = {
+        r.id: {"note": r.note, "status": r.status, "source": _name(sources, r.source)}
+        for r in story.convoy.itertuples()
+    }
+    fronts = {
+        f.id: {"note": f.note or "", "source": _name(sources, f.source)}
+        for f in story.fronts.itertuples()
+    }
+    return {"events": by_place, "convoy": convoy, "fronts": fronts, "sources": sources}
+
+
+def _name(sources: dict, source_id: str) -> str:
+    return sources.get(source_id, {}).get("name", source_id)
+
+
+def _chapters(story: Story) -> list[dict]:
+    return [
+        {
+            "n": c.number,
+            "title": c.title,
+            "start": c.start.isoformat(),
+            "end": c.end.isoformat(),
+            "text": c.text,
+            "select": c.select,
+            "view": chapter_bounds(story, c),
+            "sources": list(c.sources),
+        }
+        for c in story.chapters
+    ]
+
+
+def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = BASEMAP_DIR) -> str:
+    """The story as one HTML page that needs nothing else; opens on ``chapter`` if given."""
+    files = {n: (basemap_dir / n).read_text(encoding="utf-8") for n in BASEMAP_FILES}
+    # The basemap files are JSON already: embedded as they are, parsed once by the page.
+    files_js = "{" + ",".join(f"{script_json(n)}:{_safe_json(t)}" for n, t in files.items()) + "}"
+    page = {
+        "title": story.title,
+        "summary": story.summary,
+        "start": story.start.isoformat(),
+        "end": story.end.isoformat(),
+        "chapters": _chapters(story),
+        "chapter": chapter,
+        "texts": _texts(story),
+        "view": (story.meta.get("map") or {}),
+    }
+    vendor = {rel: path.read_text(encoding="utf-8") for rel, path in _FILES.items()}
+    css = vendor["leaflet/leaflet.css"] + vendor["markercluster/MarkerCluster.css"]
+    css += vendor["markercluster/MarkerCluster.Default.css"] + _CSS + PAGE_CSS
+    scripts = [
+        vendor["leaflet/leaflet.js"],
+        vendor["markercluster/leaflet.markercluster.js"],
+        load_js("basemap"),
+        load_js("story"),
+    ]
+    body = "\n".join(f"<script>{_no_close(s)}</script>" for s in scripts)
+    return PAGE.format(
+        title=escape(story.title),
+        css=_no_close(css),
+        scripts=body,
+        payload=script_json(story_payload(story)),
+        page=script_json(page),
+        files=files_js,
+        player=_no_close(load_js("publish")),
+    )
+
+
+def _safe_json(text: str) -> str:
+    """JSON text made safe inside <script> (the basemap files are ours, but stay careful)."""
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").strip()
+
+
+def _no_close(text: str) -> str:
+    # A literal "</script" inside a vendored file would end the tag early.
+    return text.replace("</script", "<\\/script").replace("</style", "<\\/style")
+
+
+PAGE_CSS = """
+body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: #1d1d1f; background: #fff; }
+.dl-page { max-width: 1200px; margin: 0 auto; padding: 12px 16px 24px; }
+.dl-page h1 { font-size: 1.35rem; margin: .2em 0 .4em; }
+.dl-bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 6px 0; }
+.dl-bar button, .dl-bar select { font: inherit; padding: 4px 10px; }
+.dl-chapter { background: #f6f6f3; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px;
+              margin: 6px 0; }
+.dl-chapter:empty { display: none; }
+.dl-chapter h2 { font-size: 1rem; margin: 0 0 .3em; }
+.dl-chapter p { margin: 0; }
+.dl-range { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+.dl-range input { flex: 1; min-width: 140px; }
+.dl-main { display: flex; gap: 16px; flex-wrap: wrap; }
+#dl-map { flex: 3 1 520px; height: min(70vh, 620px); min-height: 320px; border-radius: 4px; }
+.dl-details { flex: 1 1 260px; font-size: 14px; }
+.dl-details .src { color: #555; font-size: 12px; }
+.dl-foot { color: #555; font-size: 12px; margin-top: 16px; }
+.dl-foot li { margin: 2px 0; }
+"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none';
+ script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'none'">
+<title>{title}</title>
+<style>{css}</style>
+</head><body>
+<div class="dl-page">
+<h1 id="dl-title"></h1>
+<p id="dl-summary"></p>
+<div class="dl-bar" id="dl-chapters"></div>
+<div class="dl-chapter" id="dl-chapter"></div>
+<div class="dl-range">
+  <label>From <input type="range" id="dl-from"></label>
+  <label>to <input type="range" id="dl-to"></label>
+  <span id="dl-window"></span>
+</div>
+<div class="dl-main"><div id="dl-map"></div><div class="dl-details" id="dl-details"></div></div>
+<div class="dl-foot"><b>Sources</b><ul id="dl-sources"></ul>
+<p>Basemap: Natural Earth (public domain), GSHHG (LGPL), GeoNames (CC BY 4.0).
+Outlines of fronts are approximate. Made with Dateline.</p></div>
+</div>
+{scripts}
+<script>
+window.dlPublished = {{payload: {payload}, page: {page}, files: {files}}};
+</script>
+<script>{player}</script>
+</body></html>
+"""
+
+
+def run_publish(argv: list[str]) -> int:
+    """Command line: ``python -m geo publish STORY_DIR OUT.html [--chapter N]``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m geo publish", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("story", type=Path)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--chapter", type=int, default=None)
+    args = parser.parse_args(argv)
+    try:
+        story = load_story(args.story)
+    except StoryError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    if args.chapter is not None and not any(c.number == args.chapter for c in story.chapters):
+        print(f"no chapter {args.chapter} in {story.id}", file=sys.stderr)
+        return 2
+    html = publish_html(story, args.chapter)
+    size = len(html.encode("utf-8"))
+    if size > MAX_BYTES:
+        print(f"warning: {size:,} bytes is more than {MAX_BYTES:,}", file=sys.stderr)
+    atomic_write_text(args.out, html)
+    print(f"wrote {args.out}: {size:,} bytes")
+    return 0
