@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 import string
+from html import escape
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
 # Every ASCII punctuation character can start markdown (emphasis, links, images, autolinks,
@@ -51,3 +52,8 @@ def spreadsheet_cell(value: object) -> object:
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def html_text(value: object) -> str:
+    """Any value (None, NaN, numbers, text) as HTML that shows its text and nothing else."""
+    return escape(_plain(value), quote=True)

@@ -11,7 +11,6 @@ import json
 import math
 import re
 from datetime import date
-from html import escape
 from pathlib import Path
 
 import folium
@@ -32,6 +31,9 @@ from geo.story.timeline import (
     convoy_until,
     fronts_on,
 )
+
+# Every value that reaches map HTML goes through this one escape (None, numbers and text alike).
+from geo.text import html_text as escape
 
 CATEGORY_COLOURS = {
     "offensive": "#d62728",
@@ -163,14 +165,14 @@ def events_layer(
         size = 22 if n > 1 else 16
         label = str(n) if n > 1 else ""
         icon = (
-            f'<div class="dl-pin" data-key="place:{place_id}" style="background:{colour};'
+            f'<div class="dl-pin" data-key="place:{escape(place_id)}" style="background:{colour};'
             f"width:{size}px;height:{size}px;"
             f'line-height:{size}px">{label}</div>'
         )
         last = max(e["date"] if pd.isna(e["end_date"]) else e["end_date"] for e in evs)
         tip = (
             f"<b>{escape(latest['place_name'])}</b> · {escape(fmt_span(evs[0]['date'], last))}"
-            f" · {n} event{'s' if n > 1 else ''} [place:{place_id}]"
+            f" · {n} event{'s' if n > 1 else ''} [place:{escape(place_id)}]"
         )
         shown = evs[::-1][:12]
         popup = f"<h4>{escape(latest['place_name'])}</h4>" + "".join(
@@ -237,7 +239,7 @@ def scaled_events_layer(
         tip = (
             f"<b>{escape(names[row])}</b> · "
             f"{escape(fmt_span(pd.Timestamp(s.first), pd.Timestamp(s.last)))}"
-            f" · {n} event{'s' if n > 1 else ''} [place:{ids[row]}]"
+            f" · {n} event{'s' if n > 1 else ''} [place:{escape(ids[row])}]"
         )
         props = {"tip": tip, "n": n, "r": round(4 + 2 * math.log10(n), 1)}
         props["c"] = CATEGORY_COLOURS.get(s.category, "#666")
@@ -290,7 +292,7 @@ def places_layer(places: pd.DataFrame, circled: set[str] | None = None) -> foliu
     features = []
     for p in places.itertuples():
         radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
-        tip = f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small> [place:{p.id}]"
+        tip = f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small> [place:{escape(p.id)}]"
         style = {
             "radius": 3,
             "color": "#37474f",
@@ -339,7 +341,8 @@ def convoy_layer(convoy: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         dist = km.get(r.group, 0.0)
         tip = (
             f"Convoy{'' if r.group == 'all' else ' (' + escape(r.group) + ')'} · "
-            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)} [convoy:{r.id}]"
+            f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)} "
+            f"[convoy:{escape(r.id)}]"
         )
         popup = (
             f"<h4>Convoy · {escape(fmt_day(r.date))}</h4>"
@@ -380,12 +383,12 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         reported = reported_text(f.reported_km2)
         tip = (
             f"ISIS-held enclave, {side['label']} · {escape(span)} · reported {reported}, "
-            f"drawn {f.drawn_km2:g} km² · approximate outline [front:{f.id}]"
+            f"drawn {f.drawn_km2:g} km² · approximate outline [front:{escape(f.id)}]"
         )
         popup = (
             f"<h4>ISIS-held enclave, {side['label']}</h4><b>{escape(span)}</b><br>"
             f"Reported: {reported} · drawn outline: {f.drawn_km2:g} km²<br>"
-            f"{escape(f.note or '')}<br><i>Approximate outline: no public map of the enclave "
+            f"{escape(f.note)}<br><i>Approximate outline: no public map of the enclave "
             f"exists; the shape is a sketch sized to the reported area.</i><br>"
             f'<span class="dl-src">Source: {escape(sources.get(f.source, f.source))}</span>'
         )
