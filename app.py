@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from datetime import date, timedelta
-from html import escape
 from pathlib import Path
 
 import folium
@@ -30,10 +29,14 @@ from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_csv, events_geojson
 from geo.story.library import DEFAULT_STORY, find_stories
-from geo.story.load import Story, StoryError, load_story
+from geo.story.load import Story, StoryError, load_story, problem_text
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_series
 from geo.story.urlstate import LAYERS, View, parse_view, to_params
+from geo.text import literal
+
+# Every value from a story file or the URL is shown through literal(): markdown that displays
+# exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
 
 ROOT = Path(__file__).resolve().parent
 BASEMAP = ROOT / "data" / "basemap" / "countries.geojson"
@@ -146,7 +149,7 @@ try:
     story, (categories, actors, source_names) = get_story(story_id)
 except StoryError as exc:
     st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
-    st.code("\n".join(str(p) for p in exc.problems), language=None)
+    st.code(problem_text(exc), language=None)
     st.stop()
 
 # A story switch resets the window and filters to the new story's own.
@@ -239,19 +242,20 @@ if params != st.query_params.to_dict():
     st.query_params.from_dict(params)
 
 # --- header ---------------------------------------------------------------------------------------
-st.markdown(f"### {escape(story.title)}")
+st.markdown(f"### {literal(story.title)}")
 lead, _, rest = story.summary.partition(". ")
-st.caption(lead + ("." if rest else ""))
+st.caption(literal(lead + ("." if rest else "")))
 if rest:
     with st.expander("About this story"):
-        st.write(story.summary)
+        st.markdown(literal(story.summary))
 if story.meta.get("draft"):
     st.warning(
         "Draft: some event summaries still quote the source article word for word. Rewrite "
         "them in events.csv before publishing."
     )
-for notice in st.session_state.notices:
-    st.info(notice)
+if st.session_state.notices:
+    # One line for every ignored link value: four full-width boxes pushed the map down 280 px.
+    st.info(" · ".join(literal(n) for n in st.session_state.notices), icon="🔗")
 st.session_state.notices = []
 
 
@@ -308,6 +312,10 @@ def _source_name(source_id: str) -> str:
     return source_names.get(source_id, source_id)
 
 
+def _h(value) -> str:
+    return literal(value, html=True)
+
+
 def _event_lines(evs: pd.DataFrame) -> None:
     if len(evs) > DETAIL_ROWS:
         st.caption(f"The latest {DETAIL_ROWS} of {len(evs):,}; narrow the dates to see others.")
@@ -322,10 +330,10 @@ def _event_lines(evs: pd.DataFrame) -> None:
         conf = ev["confidence"] + (f": {ev['confidence_note']}" if ev["confidence_note"] else "")
         st.markdown(
             f'<div class="dl-detail"><span style="background:{colour};color:#fff;'
-            f'border-radius:3px;padding:0 4px;font-size:.8em">{escape(ev["category"])}</span> '
-            f"<b>{escape(when)}</b><br>{escape(ev['summary'])}"
-            + (f"<br><i>{escape(figs)}</i>" if figs else "")
-            + f'<br><small style="color:#555">Source: {escape(src)} · {escape(conf)}</small></div>',
+            f'border-radius:3px;padding:0 4px;font-size:.8em">{_h(ev["category"])}</span> '
+            f"<b>{_h(when)}</b><br>{_h(ev['summary'])}"
+            + (f"<br><i>{_h(figs)}</i>" if figs else "")
+            + f'<br><small style="color:#555">Source: {_h(src)} · {_h(conf)}</small></div>',
             unsafe_allow_html=True,
         )
 
@@ -335,18 +343,20 @@ with detail_col:
     sel = st.session_state.selected
     kind, _, sel_id = (sel or "").partition(":")
     if kind == "place" and (d := place_details(story, sel_id, start, end)):
-        st.markdown(f"**{escape(d['name'])}** · {escape(d['kind'])}, {escape(d['country'])}")
+        st.markdown(f"**{literal(d['name'])}** · {literal(d['kind'])}, {literal(d['country'])}")
         if d["aliases"]:
-            st.caption("Also spelled: " + ", ".join(d["aliases"]))
+            st.caption("Also spelled: " + literal(", ".join(d["aliases"])))
         radius = d["radius_m"]
         st.caption(
             f"{d['lat']:.4f}, {d['lon']:.4f} ± "
             + (f"{radius / 1000:g} km" if radius >= 1000 else f"{radius} m")
-            + f" · {d['coord_source']}"
+            + f" · {literal(d['coord_source'])}"
         )
         if d["distances_km"]:
             st.caption(
-                " · ".join(f"{km:,.0f} km from {name}" for name, km in d["distances_km"].items())
+                " · ".join(
+                    f"{km:,.0f} km from {literal(name)}" for name, km in d["distances_km"].items()
+                )
             )
         if d["events"].empty:
             st.write("No events here inside the date window.")
@@ -355,12 +365,14 @@ with detail_col:
             _event_lines(d["events"])
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
-        st.markdown(f"**Convoy · {fmt_day(d['date'])}** ({escape(d['group'])})")
-        st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
-        st.write(d["note"])
+        st.markdown(f"**Convoy · {fmt_day(d['date'])}** ({literal(d['group'])})")
+        st.markdown(
+            literal(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
+        )
+        st.markdown(literal(d["note"]))
         st.caption(
             f"Travelled {d['travelled_km']:,.0f} km (geodesic) by then · "
-            f"Source: {_source_name(d['source'])}"
+            f"Source: {literal(_source_name(d['source']))}"
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
@@ -371,10 +383,10 @@ with detail_col:
             f"drawn outline {d['drawn_km2']:g} km²."
         )
         if d.get("note"):
-            st.write(d["note"])
+            st.markdown(literal(d["note"]))
         st.caption(
             "Approximate outline: no public map exists; the shape is sized to the reported "
-            f"area. Source: {_source_name(d['source'])}"
+            f"area. Source: {literal(_source_name(d['source']))}"
         )
     else:
         st.write("Click a marker, the convoy or the enclave on the map to see what happened there.")
