@@ -43,8 +43,11 @@ def literal(value: object, *, html: bool = False) -> str:
     markdown hard break.
     """
     text = _PUNCT.sub(lambda m: f"&#{ord(m.group())};", _plain(value))
-    lines = [line.strip() for line in _NEWLINES.split(text)]
-    return ("<br>" if html else "  \n").join(lines)
+    lines = _NEWLINES.split(text)
+    if html:
+        return "<br>".join(lines)
+    # Leading spaces would make an indented code block; the text shows the same without them.
+    return "  \n".join(line.lstrip() for line in lines)
 
 
 def spreadsheet_cell(value: object) -> object:
