@@ -27,7 +27,7 @@ from geo.map.layers import (
 )
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
-from geo.story.export import events_csv, events_geojson
+from geo.story.export import events_geojson, events_spreadsheet
 from geo.story.library import DEFAULT_STORY, find_stories
 from geo.story.load import Story, StoryError, load_story, problem_text
 from geo.story.storage import story_zip
@@ -435,7 +435,11 @@ dl_a, dl_b, _ = st.columns([1, 1, 4])
 stem = f"{story_id}_{start}_{end}"
 # Callables: the files are made only when a reader clicks, not on every rerun.
 dl_a.download_button(
-    "Download CSV", lambda: events_csv(events), f"{stem}.csv", "text/csv", on_click="ignore"
+    "Download CSV",
+    lambda: events_spreadsheet(events, source_names),
+    f"{stem}.csv",
+    "text/csv",
+    on_click="ignore",
 )
 dl_b.download_button(
     "Download GeoJSON",

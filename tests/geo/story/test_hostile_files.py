@@ -30,9 +30,9 @@ def story_dir(tmp_path: Path) -> Path:
     return copy_mini(tmp_path)
 
 
-def problems_of(path: Path, limits: Limits = Limits()) -> list[str]:
+def problems_of(path: Path, limits: Limits | None = None) -> list[str]:
     with pytest.raises(StoryError) as info:
-        load_story(path, limits)
+        load_story(path, limits or Limits())
     return [str(p) for p in info.value.problems]
 
 
