@@ -15,7 +15,7 @@ from geo.extract import Extraction
 from geo.geocoders.gazetteer import GazetteerPlace
 from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
-from geo.story.storage import story_files
+from geo.story.storage import StorageError, fs_reason, story_files
 
 PLACE_TABLE = ("keep", "id", "name", "kind", "country", "lat", "lon", "radius_m", "mentions")
 EVENT_TABLE = (
@@ -220,11 +220,23 @@ def story_from_draft(
 
 
 def preview(files: dict[str, bytes]) -> Story:
-    """Load story files through the real loader (raises StoryError listing every problem)."""
-    tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
+    """Load story files through the real loader.
+
+    Raises StoryError listing the problems, StorageError when the temporary copy cannot be
+    written.
+    """
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
+    except OSError as exc:
+        message = f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
+        raise StorageError(message) from exc
     try:
         for name, data in files.items():
             (tmp / name).write_bytes(data)
         return load_story(tmp)
+    except OSError as exc:  # a full disk or a file-size limit (EFBIG) while writing the copy
+        raise StorageError(
+            f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
+        ) from exc
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
