@@ -159,7 +159,7 @@ class DraftMeta:
 
 def unrewritten(events: pd.DataFrame) -> int:
     """How many kept events still use the article's own sentence as their summary."""
-    kept = events[events["keep"]]
+    kept = events[events["keep"].astype(bool)]
     return int((kept["summary"].str.strip() == kept["sentence"].str.strip()).sum())
 
 
@@ -168,9 +168,10 @@ def story_from_draft(
 ) -> tuple[str, dict[str, bytes], list[str]]:
     """The story id, the files of the story folder, and notes on what was left out."""
     notes: list[str] = []
-    kept_places = places[places["keep"]].copy()
+    # astype(bool): an empty object column would select columns, not rows (no events: a crash).
+    kept_places = places[places["keep"].astype(bool)].copy()
     kept_ids = set(kept_places["id"])
-    ev = events[events["keep"]].copy()
+    ev = events[events["keep"].astype(bool)].copy()
     orphans = ev[~ev["place"].isin(kept_ids)]
     if len(orphans):
         notes.append(f"{len(orphans)} event(s) left out: their place is not kept.")

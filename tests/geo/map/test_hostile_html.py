@@ -12,7 +12,7 @@ from geo.map.layers import convoy_layer, events_layer, fronts_layer, places_laye
 from geo.story.load import load_story
 from tests.helpers import MINI
 
-PAYLOAD = '<img src=x onerror=alert(1)></script><script>alert(2)</script>"\'\n\n**b**'
+PAYLOAD = "<img src=x onerror=alert(1)></script><script>alert(2)</script>\"'\n\n**b**"
 
 
 def rendered(group: folium.FeatureGroup) -> str:
