@@ -28,7 +28,7 @@ from geo.map.layers import (
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_geojson, events_spreadsheet
-from geo.story.library import DEFAULT_STORY, find_stories
+from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
 from geo.story.load import Story, StoryError, load_story, problem_text
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_series
@@ -57,6 +57,8 @@ st.markdown(
 
 @st.cache_resource
 def _static_ready() -> Path:
+    # Once per server start: the temporary folders of saves that were killed half-way go.
+    clean_stale(user_stories_dir())
     return install_static(ROOT / "static")
 
 
