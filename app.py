@@ -244,7 +244,8 @@ if params != st.query_params.to_dict():
     st.query_params.from_dict(params)
 
 # --- header ---------------------------------------------------------------------------------------
-st.markdown(f"### {literal(story.title)}")
+# No anchor: its link would be built from the title.
+st.subheader(literal(story.title), anchor=False)
 lead, _, rest = story.summary.partition(". ")
 st.caption(literal(lead + ("." if rest else "")))
 if rest:

@@ -12,6 +12,11 @@ SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
 # math, Streamlit's :colour[] directives) or HTML; as a numeric character reference it is
 # only ever the character itself, in markdown and in HTML alike.
 _PUNCT = re.compile("[" + re.escape(string.punctuation) + "]")
+# Streamlit links bare addresses in text after markdown is parsed, so references do not stop it
+# (GFM "autolink literals": http://, https://, www., name@host). An invisible WORD JOINER
+# (U+2060) after the scheme or "www" and before "@" breaks the pattern; the text looks the same.
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|xmpp|www)(?=[:.])")
+_JOINER = "\u2060"
 _NEWLINES = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
 # Cells a spreadsheet would run as a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
@@ -38,11 +43,13 @@ def _plain(value: object) -> str:
 def literal(value: object, *, html: bool = False) -> str:
     """``value`` as markdown (or HTML) that shows exactly its text: no markup, link or image.
 
-    Every ASCII punctuation character becomes a character reference. Newlines become ``<br>``
+    Every ASCII punctuation character becomes a character reference, and bare addresses get an
+    invisible word joiner so they are not linked. Newlines become ``<br>``
     with ``html=True`` (so a blank line cannot end an HTML block and start markdown), else a
     markdown hard break.
     """
-    text = _PUNCT.sub(lambda m: f"&#{ord(m.group())};", _plain(value))
+    text = _AUTOLINK.sub(lambda m: m.group() + _JOINER, _plain(value)).replace("@", _JOINER + "@")
+    text = _PUNCT.sub(lambda m: f"&#{ord(m.group())};", text)
     lines = _NEWLINES.split(text)
     if html:
         return "<br>".join(lines)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import shutil
+import struct
+import zipfile
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -92,3 +95,41 @@ def hostile_story(dest: Path) -> Path:
         toml = toml.replace(old, json.dumps("Start. " + payload(tag)), 1)
     (story / "story.toml").write_text(toml, encoding="utf-8")
     return story
+
+
+def lying_zip(real_size: int, declared: int = 1024) -> bytes:
+    """A zip whose events.csv inflates to ``real_size`` bytes but declares ``declared``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("story.toml", (MINI / "story.toml").read_bytes())
+        with zf.open("events.csv", "w", force_zip64=False) as fh:
+            block = b"0" * (1 << 20)
+            for _ in range(real_size // len(block)):
+                fh.write(block)
+    data = bytearray(buf.getvalue())
+    # Patch the uncompressed size in the local header and in the central directory.
+    local = data.find(b"PK\x03\x04", 1)  # the second local header: events.csv
+    struct.pack_into("<I", data, local + 22, declared)
+    central = data.find(b"PK\x01\x02" + data[local + 4 : local + 6])
+    while central != -1:
+        name_len = struct.unpack_from("<H", data, central + 28)[0]
+        if data[central + 46 : central + 46 + name_len] == b"events.csv":
+            struct.pack_into("<I", data, central + 24, declared)
+        central = data.find(b"PK\x01\x02", central + 4)
+    return bytes(data)
+
+
+def parquet_bomb_zip(rows: int) -> bytes:
+    """A story zip whose events.parquet declares ``rows`` rows in a few kilobytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    col = pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int8()), pa.array(["e"]))
+    table = io.BytesIO()
+    pq.write_table(pa.table({"id": col}), table)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in ("story.toml", "places.csv"):
+            zf.writestr(name, (MINI / name).read_bytes())
+        zf.writestr("events.parquet", table.getvalue())
+    return buf.getvalue()

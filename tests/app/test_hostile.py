@@ -26,7 +26,7 @@ def _stories(monkeypatch, tmp_path):
 def texts(at: AppTest) -> list[str]:
     """The markdown source of every element that renders markdown."""
     out = []
-    for kind in ("markdown", "caption", "info", "warning", "error", "success"):
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "subheader"):
         out += [e.value for e in getattr(at, kind)]
     for exp in at.expander:
         out.append(exp.label)

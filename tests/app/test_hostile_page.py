@@ -18,7 +18,7 @@ MARKUP = re.compile(r"\*\*B|\]\(http|!\[I|<img|<b>T|<script|<svg|:red\[|^#+ H", 
 
 def shown(at) -> list[str]:
     out = []
-    for kind in ("markdown", "caption", "info", "warning", "error", "success"):
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "subheader"):
         out += [e.value for e in getattr(at, kind)]
     return out
 

@@ -23,33 +23,11 @@ from geo.story.storage import (
     save_story,
     story_zip,
 )
-from tests.helpers import MINI
+from tests.helpers import MINI, lying_zip
 
 
 def mini_files() -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in MINI.iterdir()}
-
-
-def lying_zip(real_size: int, declared: int = 1024) -> bytes:
-    """A zip whose events.csv inflates to ``real_size`` bytes but declares ``declared``."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("story.toml", (MINI / "story.toml").read_bytes())
-        with zf.open("events.csv", "w", force_zip64=False) as fh:
-            block = b"0" * (1 << 20)
-            for _ in range(real_size // len(block)):
-                fh.write(block)
-    data = bytearray(buf.getvalue())
-    # Patch the uncompressed size in the local header and in the central directory.
-    local = data.find(b"PK\x03\x04", 1)  # the second local header: events.csv
-    struct.pack_into("<I", data, local + 22, declared)
-    central = data.find(b"PK\x01\x02" + data[local + 4 : local + 6])
-    while central != -1:
-        name_len = struct.unpack_from("<H", data, central + 28)[0]
-        if data[central + 46 : central + 46 + name_len] == b"events.csv":
-            struct.pack_into("<I", data, central + 24, declared)
-        central = data.find(b"PK\x01\x02", central + 4)
-    return bytes(data)
 
 
 def test_a_zip_that_lies_about_its_size_is_refused_without_the_memory():
