@@ -110,7 +110,7 @@ def lying_zip(real_size: int, declared: int = 1024) -> bytes:
     # Patch the uncompressed size in the local header and in the central directory.
     local = data.find(b"PK\x03\x04", 1)  # the second local header: events.csv
     struct.pack_into("<I", data, local + 22, declared)
-    central = data.find(b"PK\x01\x02" + data[local + 4 : local + 6])
+    central = data.find(b"PK\x01\x02")
     while central != -1:
         name_len = struct.unpack_from("<H", data, central + 28)[0]
         if data[central + 46 : central + 46 + name_len] == b"events.csv":
