@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from datetime import date, timedelta
-from html import escape
 from pathlib import Path
 
 import altair as alt
@@ -31,11 +30,12 @@ from geo.map.payload import BROWSER_LIMIT, payload_json
 from geo.map.publish import publish_html
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
+from geo.names import literal
 from geo.story.chapters import chapter_bounds, chapter_for_url
 from geo.story.details import convoy_details, front_details, place_details
-from geo.story.export import events_csv, events_geojson
-from geo.story.library import DEFAULT_STORY, find_stories
-from geo.story.load import Story, StoryError, load_story, story_words
+from geo.story.export import events_geojson, events_spreadsheet
+from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
+from geo.story.load import Story, StoryError, load_story, problem_text, story_words
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_long
 from geo.story.urlstate import (
@@ -47,6 +47,9 @@ from geo.story.urlstate import (
     parse_view,
     to_params,
 )
+
+# Every value from a story file or the URL is shown through literal(): markdown that displays
+# exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
 
 ROOT = Path(__file__).resolve().parent
 # DATELINE_ONLINE_TILES sets the default base layer: 1/true for OpenStreetMap, or a TILES name.
@@ -65,7 +68,7 @@ st.set_page_config(page_title="Dateline", layout="wide")
 # fits a laptop screen: a frame reaching below the fold scrolls the page on the first click.
 st.markdown(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
-    ".block-container h4{padding-top:0;font-size:1.25rem;line-height:1.3}"
+    ".block-container h3{padding-top:0;font-size:1.25rem;line-height:1.3}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
     # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
@@ -76,6 +79,8 @@ st.markdown(
 
 @st.cache_resource
 def _static_ready() -> Path:
+    # Once per server start: the temporary folders of saves that were killed half-way go.
+    clean_stale(user_stories_dir())
     return install_static(ROOT / "static", ROOT / "data" / "basemap")
 
 
@@ -168,7 +173,7 @@ try:
     story, (categories, actors, source_names) = get_story(story_id)
 except StoryError as exc:
     st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
-    st.code("\n".join(str(p) for p in exc.problems), language=None)
+    st.code(problem_text(exc), language=None)
     st.stop()
 
 # A story switch resets the window and filters to the new story's own.
@@ -191,14 +196,16 @@ if st.session_state.playing:
         st.session_state.window = (lo, hi + timedelta(days=1))
 
 # --- header: title, then the timeline right above the map ----------------------------------------
-st.markdown(f"#### {escape(story.title)}")
+# No anchor: its link would be built from the title.
+st.subheader(literal(story.title), anchor=False)
 if story.meta.get("draft"):
     st.warning(
         "Draft: some event summaries still quote the source article word for word. Rewrite "
         "them in events.csv before publishing."
     )
-for notice in st.session_state.notices:
-    st.info(notice)
+if st.session_state.notices:
+    # One line for every ignored link value: four full-width boxes pushed the map down 280 px.
+    st.info(" · ".join(literal(n) for n in st.session_state.notices), icon="🔗")
 st.session_state.notices = []
 
 
@@ -265,7 +272,9 @@ if story.chapters:
         if current is not None:
             # Data, shown as text: never markdown.
             st.text(current.text)
-            st.caption("Sources: " + ", ".join(source_names.get(s, s) for s in current.sources))
+            st.caption(
+                "Sources: " + literal(", ".join(source_names.get(s, s) for s in current.sources))
+            )
 
 slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
 with slider_col:
@@ -407,7 +416,7 @@ def _payload_url(path: str, fingerprint: tuple) -> str:
 map_col, detail_col = st.columns([7, 3], gap="medium")
 with map_col:
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
-    parts = ((words["convoy"], story.convoy), (words["enclave"], story.fronts))
+    parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
     as_of = [w for w, df in parts if not df.empty]
     st.caption(
         f"{len(events):,} events · {window_text}"
@@ -487,6 +496,10 @@ def _source_name(source_id: str) -> str:
     return source_names.get(source_id, source_id)
 
 
+def _h(value) -> str:
+    return literal(value, html=True)
+
+
 def _event_lines(evs: pd.DataFrame) -> None:
     if len(evs) > DETAIL_ROWS:
         st.caption(f"The latest {DETAIL_ROWS} of {len(evs):,}; narrow the dates to see others.")
@@ -501,10 +514,10 @@ def _event_lines(evs: pd.DataFrame) -> None:
         conf = ev["confidence"] + (f": {ev['confidence_note']}" if ev["confidence_note"] else "")
         st.markdown(
             f'<div class="dl-detail"><span style="background:{colour};color:#fff;'
-            f'border-radius:3px;padding:0 4px;font-size:.8em">{escape(ev["category"])}</span> '
-            f"<b>{escape(when)}</b><br>{escape(ev['summary'])}"
-            + (f"<br><i>{escape(figs)}</i>" if figs else "")
-            + f'<br><small style="color:#555">Source: {escape(src)} · {escape(conf)}</small></div>',
+            f'border-radius:3px;padding:0 4px;font-size:.8em">{_h(ev["category"])}</span> '
+            f"<b>{_h(when)}</b><br>{_h(ev['summary'])}"
+            + (f"<br><i>{_h(figs)}</i>" if figs else "")
+            + f'<br><small style="color:#555">Source: {_h(src)} · {_h(conf)}</small></div>',
             unsafe_allow_html=True,
         )
 
@@ -514,18 +527,20 @@ with detail_col:
     sel = st.session_state.selected
     kind, _, sel_id = (sel or "").partition(":")
     if kind == "place" and (d := place_details(story, sel_id, start, end)):
-        st.markdown(f"**{escape(d['name'])}** · {escape(d['kind'])}, {escape(d['country'])}")
+        st.markdown(f"**{literal(d['name'])}** · {literal(d['kind'])}, {literal(d['country'])}")
         if d["aliases"]:
-            st.caption("Also spelled: " + ", ".join(d["aliases"]))
+            st.caption("Also spelled: " + literal(", ".join(d["aliases"])))
         radius = d["radius_m"]
         st.caption(
             f"{d['lat']:.4f}, {d['lon']:.4f} ± "
             + (f"{radius / 1000:g} km" if radius >= 1000 else f"{radius} m")
-            + f" · {d['coord_source']}"
+            + f" · {literal(d['coord_source'])}"
         )
         if d["distances_km"]:
             st.caption(
-                " · ".join(f"{km:,.0f} km from {name}" for name, km in d["distances_km"].items())
+                " · ".join(
+                    f"{km:,.0f} km from {literal(name)}" for name, km in d["distances_km"].items()
+                )
             )
         if d["events"].empty:
             st.write("No events here inside the date window.")
@@ -535,35 +550,37 @@ with detail_col:
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
         st.markdown(
-            f"**{escape(_first_up(words['convoy']))} · {fmt_day(d['date'])}** "
-            f"({escape(d['group'])})"
+            f"**{literal(_first_up(words['convoy']))} · {fmt_day(d['date'])}** "
+            f"({literal(d['group'])})"
         )
-        st.write(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
-        st.write(d["note"])
+        st.markdown(
+            literal(f"{d['status'].capitalize()} near {where} (± {d['radius_m'] / 1000:g} km)")
+        )
+        st.markdown(literal(d["note"]))
         st.caption(
             f"Travelled {d['travelled_km']:,.0f} km (geodesic) by then · "
-            f"Source: {_source_name(d['source'])}"
+            f"Source: {literal(_source_name(d['source']))}"
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
-        st.markdown(f"**{escape(_first_up(words['enclave']))}, {side} side**")
+        st.markdown(f"**{literal(_first_up(words['enclave']))}, {side} side**")
         st.write(
             f"{fmt_span(d['valid_from'], d['valid_to'])}: reported "
             f"{reported_text(d['reported_km2'])}, "
             f"drawn outline {d['drawn_km2']:g} km²."
         )
         if d.get("note"):
-            st.write(d["note"])
+            st.markdown(literal(d["note"]))
         st.caption(
             "Approximate outline: no public map exists; the shape is sized to the reported "
-            f"area. Source: {_source_name(d['source'])}"
+            f"area. Source: {literal(_source_name(d['source']))}"
         )
     else:
         things = ["a marker"]
         if not story.convoy.empty:
-            things.append(f"the {words['convoy']}")
+            things.append(f"the {literal(words['convoy'])}")
         if not story.fronts.empty:
-            things.append(f"the {words['enclave']}")
+            things.append(f"the {literal(words['enclave'])}")
         listed = ", ".join(things[:-1]) + " or " + things[-1] if len(things) > 1 else things[0]
         st.write(f"Click {listed} on the map to see what happened there.")
 
@@ -585,10 +602,10 @@ with chart_a:
         )
         st.bar_chart(by_family, color=[f.colour for f in fams], height=220, stack=True)
 with chart_b:
-    st.markdown(f"##### {_first_up(words['held'])} area (reported km²)")
+    st.markdown(f"##### {literal(_first_up(words['held']))} area (reported km²)")
     area = held_area_long(story.fronts, start, end)
     if story.fronts.empty:
-        st.caption(f"This story has no {words['enclave']}.")
+        st.caption(f"This story has no {literal(words['enclave'])}.")
     elif area.empty:
         st.caption("No area reported inside the date window.")
     else:
@@ -641,7 +658,11 @@ dl_a, dl_b, _ = st.columns([1, 1, 4])
 stem = f"{story_id}_{start}_{end}"
 # Callables: the files are made only when a reader clicks, not on every rerun.
 dl_a.download_button(
-    "Download CSV", lambda: events_csv(events), f"{stem}.csv", "text/csv", on_click="ignore"
+    "Download CSV",
+    lambda: events_spreadsheet(events, source_names),
+    f"{stem}.csv",
+    "text/csv",
+    on_click="ignore",
 )
 dl_b.download_button(
     "Download GeoJSON",

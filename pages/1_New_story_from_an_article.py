@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from html import escape
 from pathlib import Path
 
 import streamlit as st
@@ -27,9 +26,27 @@ from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder
 from geo.map.assets import install_static
 from geo.map.layers import base_map, story_layers
+from geo.names import html_text, literal
 from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
-from geo.story.load import CATEGORIES, CONFIDENCE, PLACE_KINDS, StoryError, load_story
-from geo.story.storage import StoryExistsError, files_from_zip, save_story, zip_story_id
+from geo.story.load import (
+    CATEGORIES,
+    CONFIDENCE,
+    PLACE_KINDS,
+    UPLOAD_LIMITS,
+    StoryError,
+    load_story,
+    problem_text,
+)
+from geo.story.storage import (
+    StorageError,
+    StoryExistsError,
+    files_from_zip,
+    save_story,
+    zip_story_id,
+)
+
+# Every value from the article, a file or a geocoder is shown through literal() (text, never
+# markdown); problems go to st.code, which is plain text.
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BYTES = 1_000_000
@@ -44,7 +61,7 @@ st.markdown("### New story from an article")
 st.caption(
     "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
     "and correct them, and the story is saved to your stories folder "
-    f"(`{user_stories_dir()}`)."
+    f"({literal(user_stories_dir())})."
 )
 
 
@@ -102,15 +119,14 @@ def highlighted(ex) -> str:
     for start, end, colour, title in marks:
         if start < pos:
             continue  # overlapping marks: keep the first
-        out.append(escape(ex.text[pos:start]))
+        out.append(literal(ex.text[pos:start], html=True))
         out.append(
-            f'<mark title="{escape(title)}" style="background:{colour};padding:0 2px">'
-            f"{escape(ex.text[start:end])}</mark>"
+            f'<mark title="{html_text(title)}" style="background:{colour};padding:0 2px">'
+            f"{literal(ex.text[start:end], html=True)}</mark>"
         )
         pos = end
-    out.append(escape(ex.text[pos:]))
-    body = "".join(out).replace("\n", "<br>")
-    return f'<div style="line-height:1.6">{body}</div>'
+    out.append(literal(ex.text[pos:], html=True))
+    return f'<div style="line-height:1.6">{"".join(out)}</div>'
 
 
 def latest_full_date(ex) -> date | None:
@@ -147,7 +163,7 @@ if go:
     if upload is not None:
         text, fmt, error = read_upload(upload)
     if error:
-        st.error(error)
+        st.error(literal(error))
     elif not (text or "").strip():
         st.error("Paste an article or upload a file first.")
     else:
@@ -245,10 +261,10 @@ else:
         if st.button("Look it up") and missing.strip():
             found = _chain().geocode(missing.strip())
             for warning in found.warnings:
-                st.warning(warning)
+                st.warning(literal(warning))
             if found.location is None:
                 st.error(
-                    f"{missing!r} is not in the offline gazetteer"
+                    f"{literal(repr(missing))} is not in the offline gazetteer"
                     + (
                         ""
                         if _chain().online_enabled
@@ -300,13 +316,16 @@ else:
     )
     story_id, files, notes = story_from_draft(meta, places, events.fillna({"keep": True}))
     for note in notes:
-        st.caption(note)
+        st.caption(literal(note))
     try:
         draft = preview(files)
     except StoryError as exc:
         draft = None
         st.error("The draft has problems to fix before it can be saved:")
-        st.code("\n".join(str(p) for p in exc.problems), language=None)
+        st.code(problem_text(exc), language=None)
+    except StorageError as exc:
+        draft = None
+        st.error(literal(exc))
 
     map_col, save_col = st.columns([3, 2], gap="medium")
     with map_col:
@@ -368,7 +387,7 @@ else:
                 f"{n_copied} summary(ies) still quote the article word for word. The "
                 "story is saved as a draft, marked as such, until you rewrite them."
             )
-        st.write(f"Saves as `{story_id}` in `{user_stories_dir()}`.")
+        st.write(f"Saves as `{story_id}` in {literal(user_stories_dir())}.")
         if st.button("Save story", type="primary", disabled=draft is None or not title.strip()):
             try:
                 saved = save_story(user_stories_dir(), story_id, files)
@@ -379,7 +398,9 @@ else:
                 )
             except StoryError as exc:
                 st.error("Not saved: the story has problems.")
-                st.code("\n".join(str(p) for p in exc.problems), language=None)
+                st.code(problem_text(exc), language=None)
+            except StorageError as exc:
+                st.error(literal(exc))
             else:
                 st.session_state.saved = saved.id
         if st.session_state.get("saved"):
@@ -397,13 +418,15 @@ with st.expander("Upload a story zip"):
         try:
             zfiles = files_from_zip(zipped.getvalue())
             zid = zip_story_id(zfiles, zipped.name)
-            added = save_story(user_stories_dir(), zid, zfiles)
+            added = save_story(user_stories_dir(), zid, zfiles, limits=UPLOAD_LIMITS)
         except StoryError as exc:
             st.error("Not added: the story has problems.")
-            st.code("\n".join(str(p) for p in exc.problems), language=None)
+            st.code(problem_text(exc), language=None)
         except StoryExistsError as exc:
-            st.error(f"Not added: {exc}. Nothing was overwritten.")
+            st.error(literal(f"Not added: {exc}. Nothing was overwritten."))
+        except StorageError as exc:
+            st.error(literal(exc))
         except ValueError as exc:
-            st.error(f"Not added: {exc}")
+            st.error(literal(f"Not added: {exc}. Nothing was saved."))
         else:
             st.success(f"Added `{added.id}`: open it from the story picker.")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import shutil
+import struct
+import zipfile
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -43,3 +46,99 @@ def city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: 
         "population": pop,
         "alternatenames": list(alts),
     }
+
+
+# --- hostile stories --------------------------------------------------------------------------
+
+EVIL_HOST = "evil.example"
+
+
+def payload(tag: str) -> str:
+    """Text that would turn into markup, links, images or script if shown as anything but text."""
+    return (
+        f"**B{tag}** [L{tag}](http://{EVIL_HOST}/{tag}) ![I{tag}](http://{EVIL_HOST}/{tag}.png) "
+        f"<img src=x onerror=alert('{tag}')> <b>T{tag}</b> <script>alert('{tag}')</script> "
+        f":red[R{tag}] www.{tag}.{EVIL_HOST} $x{tag}$\n\n## H{tag} <svg onload=alert(1)>"
+    )
+
+
+# Columns that hold free text (ids, enums, dates and numbers are validated, so they stay plain).
+HOSTILE_TEXT = {
+    "places.csv": ("name", "aliases", "coord_source"),
+    "events.csv": ("summary", "actors", "source_detail", "confidence_note"),
+    "convoy.csv": ("group", "note"),
+}
+
+
+def hostile_story(dest: Path) -> Path:
+    """The mini story as ``dest/hostile`` with a payload in every text field of every file."""
+    import csv
+    import json
+
+    story = dest / "hostile"
+    shutil.copytree(MINI, story)
+    for name, columns in HOSTILE_TEXT.items():
+        with open(story / name, encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        for n, row in enumerate(rows):
+            for col in columns:
+                row[col] = payload(f"{name[:2]}{col[:3]}{n}")
+        with open(story / name, "w", encoding="utf-8", newline="") as fh:
+            out = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            out.writeheader()
+            out.writerows(rows)
+    doc = json.loads((story / "fronts.geojson").read_text(encoding="utf-8"))
+    for n, feat in enumerate(doc["features"]):
+        feat["properties"]["note"] = payload(f"frnote{n}")
+        feat["properties"]["holder"] = payload(f"frhold{n}")
+    (story / "fronts.geojson").write_text(json.dumps(doc), encoding="utf-8")
+    toml = (story / "story.toml").read_text(encoding="utf-8")
+    toml = toml.replace('id = "mini"', 'id = "hostile"')
+    for old, tag in (
+        ('"Mini story for tests"', "title"),
+        ('"A small, made-up story used by the test suite."', "summary"),
+        ('"Test fixture"', "pub1"),
+        ('"Another fixture source"', "pub2"),
+    ):
+        assert old in toml, old
+        toml = toml.replace(old, json.dumps("Start. " + payload(tag)), 1)
+    (story / "story.toml").write_text(toml, encoding="utf-8")
+    return story
+
+
+def lying_zip(real_size: int, declared: int = 1024) -> bytes:
+    """A zip whose events.csv inflates to ``real_size`` bytes but declares ``declared``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("story.toml", (MINI / "story.toml").read_bytes())
+        with zf.open("events.csv", "w", force_zip64=False) as fh:
+            block = b"0" * (1 << 20)
+            for _ in range(real_size // len(block)):
+                fh.write(block)
+    data = bytearray(buf.getvalue())
+    # Patch the uncompressed size in the local header and in the central directory.
+    local = data.find(b"PK\x03\x04", 1)  # the second local header: events.csv
+    struct.pack_into("<I", data, local + 22, declared)
+    central = data.find(b"PK\x01\x02")
+    while central != -1:
+        name_len = struct.unpack_from("<H", data, central + 28)[0]
+        if data[central + 46 : central + 46 + name_len] == b"events.csv":
+            struct.pack_into("<I", data, central + 24, declared)
+        central = data.find(b"PK\x01\x02", central + 4)
+    return bytes(data)
+
+
+def parquet_bomb_zip(rows: int) -> bytes:
+    """A story zip whose events.parquet declares ``rows`` rows in a few kilobytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    col = pa.DictionaryArray.from_arrays(pa.array([0] * rows, pa.int8()), pa.array(["e"]))
+    table = io.BytesIO()
+    pq.write_table(pa.table({"id": col}), table)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in ("story.toml", "places.csv"):
+            zf.writestr(name, (MINI / name).read_bytes())
+        zf.writestr("events.parquet", table.getvalue())
+    return buf.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -149,11 +150,13 @@ def find_actors(
         if trimmed is None:
             continue
         start, end = trimmed
-        if any(start < e and s < end for s, e in taken):
+        # taken is sorted and never overlaps itself: only the neighbours can overlap.
+        k = bisect_left(taken, (start, end))
+        if (k and taken[k - 1][1] > start) or (k < len(taken) and taken[k][0] < end):
             continue
         name = text[start:end]
         idx = sentence_index(sentences, start) if sentences else 0
         found.append(ActorMention(name, name, start, end, idx, "armed-group", False))
-        taken.append((start, end))
+        insort(taken, (start, end))
     found.sort(key=lambda a: a.start)
     return found

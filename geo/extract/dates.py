@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -459,12 +460,15 @@ def find_dates(
     text: str, published: date, sentences: list[Sentence] | None = None
 ) -> list[DateMention]:
     """All date mentions in ``text`` resolved against the publication date, in text order."""
+    # Spans already taken never overlap one another: sorted, a new one need only be checked
+    # against its neighbours (a scan of all of them made long articles quadratic).
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
             start, end = _span(kind, m)
-            if any(start < e and s < end for s, e in taken):
+            k = bisect_left(taken, (start, end))
+            if (k and taken[k - 1][1] > start) or (k < len(taken) and taken[k][0] < end):
                 continue
             idx = sentence_index(sentences, start) if sentences else 0
             sentence = sentences[idx] if sentences else None
@@ -472,7 +476,7 @@ def find_dates(
             if resolved is None:
                 continue
             first, last, granularity, date_kind = resolved
-            taken.append((start, end))
+            insort(taken, (start, end))
             found.append(
                 DateMention(text[start:end], start, end, idx, first, last, granularity, date_kind)
             )

@@ -15,7 +15,7 @@ from geo.extract import Extraction
 from geo.geocoders.gazetteer import GazetteerPlace
 from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
-from geo.story.storage import story_files
+from geo.story.storage import StorageError, fs_reason, story_files
 
 PLACE_TABLE = (
     "keep", "id", "name", "aliases", "kind", "country", "lat", "lon", "radius_m", "mentions",
@@ -215,7 +215,7 @@ class DraftMeta:
 
 def unrewritten(events: pd.DataFrame) -> int:
     """How many kept events still use the article's own sentence as their summary."""
-    kept = events[events["keep"]]
+    kept = events[events["keep"].astype(bool)]
     return int((kept["summary"].str.strip() == kept["sentence"].str.strip()).sum())
 
 
@@ -224,9 +224,10 @@ def story_from_draft(
 ) -> tuple[str, dict[str, bytes], list[str]]:
     """The story id, the files of the story folder, and notes on what was left out."""
     notes: list[str] = []
-    kept_places = places[places["keep"]].copy()
+    # astype(bool): an empty object column would select columns, not rows (no events: a crash).
+    kept_places = places[places["keep"].astype(bool)].copy()
     kept_ids = set(kept_places["id"])
-    ev = events[events["keep"]].copy()
+    ev = events[events["keep"].astype(bool)].copy()
     orphans = ev[~ev["place"].isin(kept_ids)]
     if len(orphans):
         notes.append(f"{len(orphans)} event(s) left out: their place is not kept.")
@@ -280,11 +281,23 @@ def story_from_draft(
 
 
 def preview(files: dict[str, bytes]) -> Story:
-    """Load story files through the real loader (raises StoryError listing every problem)."""
-    tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
+    """Load story files through the real loader.
+
+    Raises StoryError listing the problems, StorageError when the temporary copy cannot be
+    written.
+    """
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
+    except OSError as exc:
+        message = f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
+        raise StorageError(message) from exc
     try:
         for name, data in files.items():
             (tmp / name).write_bytes(data)
         return load_story(tmp)
+    except OSError as exc:  # a full disk or a file-size limit (EFBIG) while writing the copy
+        raise StorageError(
+            f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
+        ) from exc
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -150,6 +150,13 @@ def _date_for(dates: list[DateMention], place: PlaceMention) -> DateMention | No
     return min(dates, key=key)
 
 
+def _by_sentence(items) -> dict[int, list]:
+    out: dict[int, list] = {}
+    for item in items:
+        out.setdefault(item.sentence, []).append(item)
+    return out
+
+
 def draft_events(
     sentences: list[Sentence],
     published: date,
@@ -159,13 +166,19 @@ def draft_events(
     actors: list[ActorMention],
 ) -> list[DraftEvent]:
     """One draft event per sentence with a place (the dateline aside) and a date."""
+    # Grouped once: filtering every list for every sentence made long articles quadratic.
+    by = {
+        name: _by_sentence(items)
+        for name, items in (("places", places), ("dates", dates), ("figures", figures))
+    }
+    actors_by = _by_sentence(actors)
     events = []
     for s in sentences:
-        here = [p for p in places if p.sentence == s.index and p.via != "dateline"]
+        here = [p for p in by["places"].get(s.index, []) if p.via != "dateline"]
         if not here:
             continue
         place = min(here, key=lambda p, s=s: _specificity(p, s))
-        when = _date_for([d for d in dates if d.sentence == s.index], place)
+        when = _date_for(by["dates"].get(s.index, []), place)
         if when is not None:
             first, last, basis, date_text = when.date, when.end_date, "sentence", when.text
         elif _PRESENT.search(s.text):
@@ -183,8 +196,8 @@ def draft_events(
                 place=place,
                 other_places=tuple(dict((p.name, p) for p in others).values()),
                 category=guess_category(s.text),
-                actors=tuple(dict.fromkeys(a.name for a in actors if a.sentence == s.index)),
-                figures=tuple(f for f in figures if f.sentence == s.index),
+                actors=tuple(dict.fromkeys(a.name for a in actors_by.get(s.index, []))),
+                figures=tuple(by["figures"].get(s.index, [])),
                 summary=s.text,
             )
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from geo.extract.sentences import Sentence, sentence_index
+from geo.extract.sentences import Sentence, Spans, sentence_index
 
 _UNITS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -244,10 +244,10 @@ def find_figures(
     exclude: list[tuple[int, int]] | None = None,
 ) -> list[Figure]:
     """Numbers that count something, in text order; spans in ``exclude`` (dates) are skipped."""
-    blocked = exclude or []
+    blocked = Spans(exclude or [])
     raw: list[tuple[float, int, int, str, str, str]] = []
     for m in _NUMBER.finditer(text):
-        if any(m.start() < e and s < m.end() for s, e in blocked):
+        if blocked.overlaps(m.start(), m.end()):
             continue
         value = _number_value(m)
         if value is None:

@@ -12,6 +12,7 @@ import itertools
 import math
 import re
 import tomllib
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -28,7 +29,7 @@ from geo.extract.regions import (
     load_countries,
     us_state_names,
 )
-from geo.extract.sentences import Sentence, sentence_index
+from geo.extract.sentences import Sentence, Spans, sentence_index
 from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
 from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
@@ -331,8 +332,16 @@ class _Finder:
         gaz_tokens = gazetteer.max_name_tokens if gazetteer else 0
         self.max_tokens = min(MAX_NAME_TOKENS, max(gaz_tokens, countries.max_tokens))
 
+    @property
+    def blocked(self) -> list[tuple[int, int]]:
+        return self._blocked.spans
+
+    @blocked.setter
+    def blocked(self, spans: list[tuple[int, int]]) -> None:
+        self._blocked = Spans(spans)
+
     def _is_blocked(self, start: int, end: int) -> bool:
-        return any(start < e and s < end for s, e in self.blocked)
+        return self._blocked.overlaps(start, end)
 
     def lookup(self, first: int, last: int) -> _Match | None:
         """The match for tokens[first..last] when the gazetteer or country table knows it."""
@@ -840,11 +849,17 @@ def _area_around(place: GazetteerPlace, word: str) -> GazetteerPlace:
     )
 
 
-def _token_range(tokens: list[_Token], start: int, end: int) -> tuple[int, int]:
+class _TokenIndex:
+    """Token boundaries for bisecting (tokens are in text order and never overlap)."""
+
+    def __init__(self, tokens: list[_Token]):
+        self.starts = [t.start for t in tokens]
+        self.ends = [t.end for t in tokens]
+
+
+def _token_range(index: _TokenIndex, start: int, end: int) -> tuple[int, int]:
     """First and last token indexes inside [start, end)."""
-    first = next(k for k, t in enumerate(tokens) if t.start >= start)
-    last = max(k for k, t in enumerate(tokens) if t.end <= end)
-    return first, last
+    return bisect_left(index.starts, start), bisect_right(index.ends, end) - 1
 
 
 def _border_matches(
@@ -852,6 +867,7 @@ def _border_matches(
 ) -> list[_Match]:
     """ "the Lebanon-Syria border", "the border between Iraq and Syria": a border place."""
     out = []
+    index = _TokenIndex(tokens)
     for pattern in (_BORDER_PAIR, _BORDER_BETWEEN):
         for rm in pattern.finditer(text):
             a = countries.country(rm["a"]) or countries.demonym(rm["a"])
@@ -861,14 +877,14 @@ def _border_matches(
             place = _story_border(finder.gaz, a.name, b.name, rm.group())
             if place is None:
                 place = border_place(a.as_place(), b.as_place())
-            first, last = _token_range(tokens, rm.start(), rm.end())
+            first, last = _token_range(index, rm.start(), rm.end())
             out.append(_Match(first, last, rm.start(), rm.end(), normalize(rm.group()), [place],
                               "border"))  # fmt: skip
     for rm in _BORDER_ONE_SIDE.finditer(text):
         one = countries.demonym(rm["a"]) or countries.country(rm["a"])
         if one is None:
             continue
-        first, last = _token_range(tokens, rm.start("a"), rm.end())
+        first, last = _token_range(index, rm.start("a"), rm.end())
         # The other side is the country the article is most about: decided after the vote.
         out.append(_Match(first, last, rm.start("a"), rm.end(), normalize(rm.group()),
                           [one.as_place()], "one-side-border"))  # fmt: skip
@@ -888,15 +904,21 @@ def _story_border(gaz: Gazetteer | None, a: str, b: str, written: str) -> Gazett
 
 def _anaphors(text: str, tokens: list[_Token], taken: list[_Match]) -> list[_Match]:
     """ "the border" after a border was named: the same border again."""
-    borders = sorted((m for m in taken if m.kind == "border"), key=lambda m: m.start)
+    # Borders by end; latest[k] is the latest-starting of the first k + 1 (the nearest before).
+    borders = sorted((m for m in taken if m.kind == "border"), key=lambda m: (m.end, m.start))
+    ends = [b.end for b in borders]
+    latest = list(itertools.accumulate(borders, lambda a, b: b if b.start >= a.start else a))
+    busy = Spans((m.start, m.end) for m in taken)
+    index = _TokenIndex(tokens)
     out = []
     for rm in _BORDER_ANAPHOR.finditer(text):
-        before = [b for b in borders if b.end <= rm.start()]
-        if not before or any(rm.start() < m.end and m.start < rm.end() for m in taken):
+        k = bisect_right(ends, rm.start())
+        if not k or busy.overlaps(rm.start(), rm.end()):
             continue
-        first, last = _token_range(tokens, rm.start("b"), rm.end())
-        out.append(_Match(first, last, rm.start("b"), rm.end(), before[-1].key,
-                          before[-1].candidates, "anaphor"))  # fmt: skip
+        near = latest[k - 1]
+        first, last = _token_range(index, rm.start("b"), rm.end())
+        out.append(_Match(first, last, rm.start("b"), rm.end(), near.key,
+                          near.candidates, "anaphor"))  # fmt: skip
     return out
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import queue
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +33,14 @@ DEFAULT_ONLINE_RADIUS_M = 5_000
 MIN_ONLINE_RADIUS_M = 100
 CACHE_FILE = "online-geocodes.json"
 _OFF = {"", "0", "off", "none", "false", "no"}
+# geopy's timeout is per socket read: a server dripping a byte every 0.5 s held a lookup for a
+# minute. This bounds the whole request, waiting included.
+TOTAL_TIMEOUT_SECONDS = 10.0
+SCHEMES = ("https", "http")  # http only for a self-hosted service on a trusted network
+
+
+class _BadAnswer(ValueError):
+    """The service answered, but not with a usable place."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,7 @@ class GeocoderChain:
     min_delay_seconds: float = 1.0
     max_retries: int = 0
     setup_warnings: list[str] = field(default_factory=list)
+    total_timeout: float = TOTAL_TIMEOUT_SECONDS
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -102,7 +113,8 @@ class GeocoderChain:
         cache_dir: Path | None = None,
         min_delay_seconds: float = 1.0,
     ) -> GeocoderChain:
-        """Chain set up from ``DATELINE_ONLINE_GEOCODER``, ``_GEOCODER_DOMAIN``, ``_USER_AGENT``.
+        """Chain set up from ``DATELINE_ONLINE_GEOCODER``, ``_GEOCODER_DOMAIN``,
+        ``_GEOCODER_SCHEME`` (https, or http for a self-hosted service) and ``_USER_AGENT``.
 
         ``enable_online``: None lets ``DATELINE_ONLINE_GEOCODER`` decide (a geopy service name
         turns the online part on); True turns it on (Nominatim unless the variable names
@@ -116,11 +128,18 @@ class GeocoderChain:
         if not service or enable_online is False:
             return cls(offline)
         domain = (env.get("DATELINE_GEOCODER_DOMAIN") or "").strip() or None
+        scheme = (env.get("DATELINE_GEOCODER_SCHEME") or "https").strip().lower()
+        if scheme not in SCHEMES:
+            note = (
+                f"DATELINE_GEOCODER_SCHEME must be https or http, not {scheme[:20]!r}; "
+                "answering offline only"
+            )
+            return cls(offline, setup_warnings=[note])
         user_agent = (env.get("DATELINE_USER_AGENT") or "").strip() or DEFAULT_USER_AGENT
         cache_path = (cache_dir or default_cache_dir()) / CACHE_FILE
         try:
             geocoder_cls = get_geocoder_for_service(service)
-            kwargs: dict[str, Any] = {"user_agent": user_agent}
+            kwargs: dict[str, Any] = {"user_agent": user_agent, "scheme": scheme}
             if domain:
                 kwargs["domain"] = domain
             online = geocoder_cls(**kwargs)
@@ -163,19 +182,45 @@ class GeocoderChain:
         key = self._setup.cache_prefix + " ".join(text.casefold().split())
         cache = self._load_cache(warnings)
         if key in cache:
-            location = _location_from_json(cache[key]["answer"])
-            return ChainResult(
-                text, location, source if location else None, (), tuple(warnings), cached=True
-            )
+            try:
+                location = _location_from_json(cache[key]["answer"])
+            except (KeyError, TypeError, ValueError, _BadAnswer):
+                warnings.append("a damaged online cache entry was ignored")
+            else:
+                return ChainResult(
+                    text, location, source if location else None, (), tuple(warnings), cached=True
+                )
         try:
-            answer = self._setup.call(text, exactly_one=True)
-        except (GeopyError, OSError) as exc:
-            # Not cached: the service may answer next time.
+            answer = self._call_bounded(text)
+            location = _normalise_online(answer, source) if answer is not None else None
+        except Exception as exc:  # whatever a service sends, the reader gets a warning
+            # Not cached: the service may answer properly next time.
             warnings.append(f"online geocoder {self._setup.name} failed: {_describe(exc)}")
             return ChainResult(text, None, None, (), tuple(warnings))
-        location = _normalise_online(answer, source) if answer is not None else None
         self._store(key, text, location, warnings)
         return ChainResult(text, location, source if location else None, (), tuple(warnings))
+
+    def _call_bounded(self, text: str) -> Any:
+        """The online call, given up after ``total_timeout`` seconds in all."""
+        assert self._setup is not None
+        done: queue.Queue = queue.Queue(maxsize=1)
+        call = self._setup.call
+
+        def run() -> None:
+            try:
+                done.put((True, call(text, exactly_one=True)))
+            except BaseException as exc:  # handed to the caller
+                done.put((False, exc))
+
+        # A daemon thread: a stalled server keeps only that thread, never the page.
+        threading.Thread(target=run, name="dateline-geocode", daemon=True).start()
+        try:
+            ok, value = done.get(timeout=self.total_timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no answer within {self.total_timeout:g} s") from None
+        if not ok:
+            raise value
+        return value
 
     # -- on-disk cache -------------------------------------------------------------------------
 
@@ -240,16 +285,30 @@ def online_radius_m(raw: Mapping[str, Any], lat: float, lon: float) -> int:
     return max(MIN_ONLINE_RADIUS_M, round(far))
 
 
+def _coordinate(value: Any, limit: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise _BadAnswer(f"the answer's coordinate {str(value)[:30]!r} is not a number")
+    if not -limit <= value <= limit:
+        raise _BadAnswer(f"the answer's coordinate {value} is outside ±{limit:g}")
+    return float(value)
+
+
 def _normalise_online(answer: Any, source: str) -> Location:
-    """An online Location with ``raw`` in the offline shape; the service's own raw kept."""
-    location = answer[0] if isinstance(answer, list) else answer
+    """An online Location with ``raw`` in the offline shape; the service's own raw kept.
+
+    :raises _BadAnswer: when the answer is not a place with valid coordinates.
+    """
+    location = (answer[0] if answer else None) if isinstance(answer, list) else answer
+    if not isinstance(location, Location):
+        raise _BadAnswer(f"the answer is not a place ({type(location).__name__})")
     raw = location.raw if isinstance(location.raw, Mapping) else {}
     address = raw.get("address") if isinstance(raw.get("address"), Mapping) else {}
-    country = str(address.get("country_code") or "").upper()
-    lat, lon = location.latitude, location.longitude
+    country = str(address.get("country_code") or "").upper()[:2]
+    lat = _coordinate(location.latitude, 90)
+    lon = _coordinate(location.longitude, 180)
     ours = {
         "id": None,
-        "name": str(location.address).split(",")[0].strip(),
+        "name": str(location.address).split(",")[0].strip()[:200],
         "lat": lat,
         "lon": lon,
         "kind": str(raw.get("addresstype") or raw.get("type") or ""),
@@ -277,4 +336,5 @@ def _location_to_json(location: Location | None) -> dict[str, Any] | None:
 def _location_from_json(data: Mapping[str, Any] | None) -> Location | None:
     if not data:
         return None
-    return Location(data["address"], (data["lat"], data["lon"]), dict(data["raw"]))
+    lat, lon = _coordinate(data["lat"], 90), _coordinate(data["lon"], 180)
+    return Location(str(data["address"]), (lat, lon), dict(data["raw"]))

@@ -115,7 +115,7 @@ def run_geocode(argv: list[str]) -> int:
             cache_dir=args.cache_dir,
         )
         result = chain.geocode(args.query)
-    except (GeocoderQueryError, _UsageError) as exc:
+    except (GeocoderQueryError, _UsageError, OSError) as exc:
         print(f"geocode: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(result_json(result, args.candidates), ensure_ascii=False))

@@ -15,7 +15,6 @@ import json
 import math
 import re
 from datetime import date
-from html import escape
 from pathlib import Path
 
 import folium
@@ -37,6 +36,9 @@ from geo.map.style import (
     families_of,
     family,
 )
+
+# Every value that reaches map HTML goes through this one escape (None, numbers and text alike).
+from geo.names import html_text as escape
 from geo.story.load import FIGURES, Story, story_words
 from geo.story.timeline import (
     convoy_current,
@@ -134,7 +136,7 @@ def _layer(
 
 def keyed_tip(html: str, key: str) -> str:
     """A tooltip's HTML with the object's key appended, hidden from the reader."""
-    return f'{html}<span class="dl-key" hidden>[{key}]</span>'
+    return f'{html}<span class="dl-key" hidden>[{escape(key)}]</span>'
 
 
 def events_layer(
@@ -444,7 +446,7 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
         popup = (
             f"<h4>ISIS-held enclave, {side['label']}</h4><b>{escape(span)}</b><br>"
             f"Reported: {reported} · drawn outline: {f.drawn_km2:g} km²<br>"
-            f"{escape(f.note or '')}<br><i>Approximate outline: no public map of the enclave "
+            f"{escape(f.note)}<br><i>Approximate outline: no public map of the enclave "
             f"exists; the shape is a sketch sized to the reported area.</i><br>"
             f'<span class="dl-src">Source: {escape(sources.get(f.source, f.source))}</span>'
         )

@@ -6,6 +6,7 @@ import json
 
 import pandas as pd
 
+from geo.names import spreadsheet_cell
 from geo.story.load import EVENT_COLUMNS, FIGURES
 
 
@@ -24,6 +25,25 @@ def _story_format(events: pd.DataFrame) -> pd.DataFrame:
 def events_csv(events: pd.DataFrame) -> str:
     """Events in the columns and formats of events.csv, so the download loads as a story file."""
     return _story_format(events).to_csv(index=False)
+
+
+def events_spreadsheet(events: pd.DataFrame, sources: dict[str, str] | None = None) -> bytes:
+    """The CSV download: the events.csv columns plus place name, latitude, longitude and the
+    source's publication, as UTF-8 with a BOM (so Excel reads it as UTF-8).
+
+    Text cells that a spreadsheet would run as a formula get a leading ``'``; numbers stay numbers.
+    """
+    table = _story_format(events)
+    at = table.columns.get_loc("place_id") + 1
+    table.insert(at, "place_name", events["place_name"].to_numpy())
+    table.insert(at + 1, "lat", pd.to_numeric(events["lat"]).to_numpy())
+    table.insert(at + 2, "lon", pd.to_numeric(events["lon"]).to_numpy())
+    publication = events["source"].map(lambda s: (sources or {}).get(s, s))
+    table.insert(table.columns.get_loc("source") + 1, "publication", publication.to_numpy())
+    for col in table.columns:
+        if not pd.api.types.is_numeric_dtype(table[col]):
+            table[col] = table[col].map(spreadsheet_cell)
+    return table.to_csv(index=False).encode("utf-8-sig")
 
 
 def events_geojson(events: pd.DataFrame) -> str:

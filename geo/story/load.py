@@ -8,7 +8,7 @@ import sys
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import pandas as pd
 from shapely.geometry import shape
 
 from geo.geometry import polygon_area_km2
+from geo.names import SLUG, is_slug
 from geo.story import checks
 from geo.story.chapters import Chapter, Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
@@ -112,7 +113,28 @@ FRONT_PROPERTIES = (
     "approximate",
     "source",
 )
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_SLUG = SLUG
+# A bad file must cost seconds and a screenful, not minutes and gigabytes: the first
+# ROWS_PER_CHECK rows of each check and PROBLEMS_PER_FILE problems of each file are kept, the
+# rest only counted.
+ROWS_PER_CHECK = 20
+PROBLEMS_PER_FILE = 200
+# Far beyond any hand-drawn outline (the bundled ones have 13); a million vertices made every
+# slider step take 8 s.
+MAX_POLYGON_VERTICES = 5_000
+MAX_FRONTS_BYTES = 20_000_000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How big a story's tables may be, checked from file sizes and Parquet metadata first."""
+
+    max_rows: int = 5_000_000
+    max_parquet_bytes: int = 4_000_000_000  # uncompressed, as the Parquet footer declares
+
+
+# Stories shared as a zip are checked harder than the reader's own folders.
+UPLOAD_LIMITS = Limits(max_rows=1_000_000, max_parquet_bytes=400_000_000)
 # drawn_km2 is stored rounded; allow for that and for a journalist's hand edit of the file.
 _AREA_TOLERANCE = 0.02
 
@@ -133,15 +155,46 @@ class Problem:
         )
 
 
+class Problems(list):
+    """The problems of one story: at most PROBLEMS_PER_FILE kept per file, the rest counted."""
+
+    def __init__(self, per_file: int = PROBLEMS_PER_FILE):
+        super().__init__()
+        self.per_file = per_file
+        self.kept: dict[str, int] = {}
+        self.dropped: dict[str, int] = {}
+
+    def append(self, problem: Problem) -> None:
+        n = self.kept.get(problem.file, 0)
+        if n >= self.per_file:
+            self.dropped[problem.file] = self.dropped.get(problem.file, 0) + 1
+            return
+        self.kept[problem.file] = n + 1
+        super().append(problem)
+
+    def closed(self) -> list[Problem]:
+        """The kept problems plus one line per file saying how many more there were."""
+        more = [Problem(f, "", f"... and {n:,} more problem(s)") for f, n in self.dropped.items()]
+        return [*self, *more]
+
+
 class StoryError(ValueError):
-    """Raised when a story folder has problems; ``problems`` lists every one of them."""
+    """Raised when a story folder has problems; ``problems`` lists them (capped per file)."""
 
     def __init__(self, path: Path | str, problems: list[Problem], warnings: list[Problem] = ()):
         self.path = Path(path)
-        self.problems = list(problems)
+        self.problems = problems.closed() if isinstance(problems, Problems) else list(problems)
         self.warnings = list(warnings)
         lines = "\n".join(f"  {p}" for p in self.problems)
         super().__init__(f"{len(self.problems)} problem(s) in story {self.path}:\n{lines}")
+
+
+def problem_text(exc: StoryError, limit: int = 30) -> str:
+    """A screenful of a StoryError's problems, one a line, with a count of the rest."""
+    lines = [str(p) for p in exc.problems[:limit]]
+    if len(exc.problems) > limit:
+        lines.append(f"... {len(exc.problems) - limit:,} more (python -m geo validate lists them)")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -188,25 +241,63 @@ class _Checker:
         self.file = file
         self.problems = problems
         self.first_line = first_line
+        self.count = 0  # every problem found, kept or not
 
     def add(self, where: str, message: str) -> None:
+        self.count += 1
         self.problems.append(Problem(self.file, where, message))
 
     def rows(self, mask: pd.Series, message: Callable[[Any], str]) -> None:
-        """Report each row where ``mask`` is true; ``message`` gets the row's index label."""
-        for idx in mask[mask].index:
+        """Report the first rows where ``mask`` is true; ``message`` gets the row's index label."""
+        hits = mask[mask.fillna(False).astype(bool)].index
+        for idx in hits[:ROWS_PER_CHECK]:
             self.add(f"line {int(idx) + self.first_line}", message(idx))
+        if len(hits) > ROWS_PER_CHECK:
+            first = message(hits[0])
+            self.add("", f"{len(hits) - ROWS_PER_CHECK:,} more line(s) like: {first[:120]}")
+            self.count += len(hits) - ROWS_PER_CHECK - 1
 
 
-def _read_csv(path: Path, columns: tuple[str, ...], required: set[str], chk: _Checker):
-    """Read a CSV as strings; report missing and unknown columns."""
+def _parquet_too_big(path: Path, limits: Limits) -> str | None:
+    """Why a Parquet file must not be read, from its footer alone; None when it may be."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(path).metadata
+    size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
+    if meta.num_rows > limits.max_rows:
+        return f"has {meta.num_rows:,} rows; at most {limits.max_rows:,} can be loaded"
+    if size > limits.max_parquet_bytes:
+        return f"unpacks to {size / 1e6:,.0f} MB; at most {limits.max_parquet_bytes / 1e6:,.0f} MB"
+    return None
+
+
+def _read_csv(
+    path: Path,
+    columns: tuple[str, ...],
+    required: set[str],
+    chk: _Checker,
+    limits: Limits = Limits(),
+):
+    """Read a CSV (or Parquet) as strings; report missing and unknown columns."""
     try:
         if path.suffix == ".parquet":
+            if reason := _parquet_too_big(path, limits):
+                chk.add("", reason)
+                return None
             df = pd.read_parquet(path)
             df = df.astype({c: "string" for c in df.columns if c in columns})
             df = df.fillna("")
         else:
-            df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+            df = pd.read_csv(
+                path,
+                dtype=str,
+                keep_default_na=False,
+                encoding="utf-8-sig",
+                nrows=limits.max_rows + 1,
+            )
+            if len(df) > limits.max_rows:
+                chk.add("", f"has more than {limits.max_rows:,} rows")
+                return None
     except FileNotFoundError:
         chk.add("", "file is missing")
         return None
@@ -239,7 +330,7 @@ def _required(df: pd.DataFrame, cols: list[str], chk: _Checker) -> None:
 
 
 def _slug_ids(df: pd.DataFrame, chk: _Checker) -> None:
-    bad = (df["id"] != "") & ~df["id"].str.match(_SLUG)
+    bad = (df["id"] != "") & ~df["id"].str.fullmatch(_SLUG)
     chk.rows(bad, lambda i: f"id {df.at[i, 'id']!r} must be lowercase letters, digits and '-'")
     dup = (df["id"] != "") & df["id"].duplicated(keep="first")
     chk.rows(dup, lambda i: f"id {df.at[i, 'id']!r} is used twice")
@@ -312,7 +403,8 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
     """story.toml's keys, checked; ``lines`` gets the line of each [[chapters]] header."""
     chk = _Checker("story.toml", problems)
     try:
-        text = (path / "story.toml").read_text(encoding="utf-8")
+        # utf-8-sig: Windows editors start files with a byte-order mark.
+        text = (path / "story.toml").read_text(encoding="utf-8-sig")
         meta = tomllib.loads(text)
     except FileNotFoundError:
         chk.add("", "file is missing")
@@ -327,11 +419,12 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
     for key in ("id", "title", "summary"):
         if key in meta and (not isinstance(meta[key], str) or not meta[key].strip()):
             chk.add("", f"{key} must be a non-empty string")
-    if isinstance(meta.get("id"), str) and not _SLUG.match(meta["id"]):
+    if isinstance(meta.get("id"), str) and not is_slug(meta["id"]):
         chk.add("", f"id {meta['id']!r} must be lowercase letters, digits and '-'")
     span = meta.get("span")
     if span is not None:
-        ok = isinstance(span, dict) and all(isinstance(span.get(k), date) for k in ("start", "end"))
+        # A TOML datetime is a date subclass that cannot be compared with dates.
+        ok = isinstance(span, dict) and all(_is_day(span.get(k)) for k in ("start", "end"))
         if not ok:
             chk.add("", "span must be { start = YYYY-MM-DD, end = YYYY-MM-DD }")
             meta.pop("span")
@@ -339,22 +432,27 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
             chk.add("", f"span start {span['start']} is after end {span['end']}")
             meta.pop("span")
     dl = meta.get("dateline")
-    if dl is not None and not (isinstance(dl, dict) and isinstance(dl.get("place"), str)):
+    if dl is not None and not (isinstance(dl, dict) and is_slug(dl.get("place"))):
         chk.add("", "dateline must be { place = <places.csv id>, date = YYYY-MM-DD }")
         meta.pop("dateline")
     marks = meta.get("landmarks")
-    if marks is not None and not (
-        isinstance(marks, list) and all(isinstance(x, str) for x in marks)
-    ):
+    if marks is not None and not (isinstance(marks, list) and all(is_slug(x) for x in marks)):
         chk.add("", "landmarks must be a list of places.csv ids")
         meta.pop("landmarks")
     view = meta.get("map")
     if view is not None:
         center = view.get("center") if isinstance(view, dict) else None
-        ok = isinstance(view, dict) and isinstance(view.get("zoom", 8), int)
+        zoom = view.get("zoom", 8) if isinstance(view, dict) else None
+        ok = isinstance(zoom, int) and not isinstance(zoom, bool) and 0 <= zoom <= 20
         ok = ok and (
             center is None
-            or (len(center) == 2 and -90 <= center[0] <= 90 and -180 <= center[1] <= 180)
+            or (
+                isinstance(center, list)
+                and len(center) == 2
+                and all(_is_number(c) for c in center)
+                and -90 <= center[0] <= 90
+                and -180 <= center[1] <= 180
+            )
         )
         if not ok:
             chk.add("", "map must be { center = [lat, lon], zoom = <whole number> }")
@@ -379,6 +477,12 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
                 if not isinstance(src, dict) or not src.get("id") or not src.get("publication"):
                     chk.add(f"source {n}", "needs an id and a publication")
                     continue
+                if not is_slug(src["id"]):
+                    chk.add(f"source {n}", "id must be lowercase letters, digits and '-'")
+                    continue
+                bad = [k for k, v in src.items() if k != "date" and not isinstance(v, str)]
+                if bad or ("date" in src and not _is_day(src["date"])):
+                    chk.add(f"source {n}", "fields must be text (date: YYYY-MM-DD)")
                 if src["id"] in seen:
                     chk.add(f"source {n}", f"id {src['id']!r} is used twice")
                 seen.add(src["id"])
@@ -392,6 +496,22 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
                         )
                     )
     return meta
+
+
+def _is_day(value: object) -> bool:
+    return isinstance(value, date) and not isinstance(value, datetime)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _vertices(geom: dict) -> int:
+    """How many positions a Polygon's rings hold, without reading them (0 if malformed)."""
+    rings = geom.get("coordinates")
+    if not isinstance(rings, list):
+        return 0
+    return sum(len(r) for r in rings if isinstance(r, list))
 
 
 def _load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
@@ -416,13 +536,15 @@ def _load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
     return out
 
 
-def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFrame | None:
+def _load_events(
+    path: Path, problems, span, place_ids, source_ids, limits: Limits = Limits()
+) -> pd.DataFrame | None:
     file = path / "events.parquet"
     if not file.exists():
         file = path / "events.csv"
     chk = _Checker(file.name, problems)
     required = {"id", "date", "place_id", "category", "summary", "source", "confidence"}
-    df = _read_csv(file, EVENT_COLUMNS, required, chk)
+    df = _read_csv(file, EVENT_COLUMNS, required, chk, limits)
     if df is None:
         return None
     _row_checks(df, required, place_ids, source_ids, chk)
@@ -481,8 +603,11 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
     columns = [*FRONT_PROPERTIES, "reported_km2", "note", "geometry", "computed_km2"]
     if not file.exists():
         return pd.DataFrame({c: pd.Series(dtype="object") for c in columns})
+    if file.stat().st_size > MAX_FRONTS_BYTES:
+        chk.add("", f"is larger than {MAX_FRONTS_BYTES / 1e6:g} MB")
+        return None
     try:
-        doc = json.loads(file.read_text(encoding="utf-8"))
+        doc = json.loads(file.read_text(encoding="utf-8-sig"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         where = f"line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
         chk.add(where, f"is not valid JSON: {exc}")
@@ -492,13 +617,27 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
         return None
     rows = []
     lo, hi = span if span else (None, None)
-    for n, feat in enumerate(doc.get("features") or [], 1):
-        props = (feat or {}).get("properties") or {}
-        where = f"feature {n}" + (f" ({props['id']})" if props.get("id") else "")
-        n_before = len(problems)
+    features = doc.get("features")
+    if not isinstance(features, list):
+        chk.add("", "features must be a list of GeoJSON Features")
+        return None
+    for n, feat in enumerate(features, 1):
+        if not isinstance(feat, dict) or not isinstance(feat.get("properties") or {}, dict):
+            chk.add(f"feature {n}", "must be a GeoJSON Feature with a properties object")
+            continue
+        props = feat.get("properties") or {}
+        where = f"feature {n}" + (f" ({props['id']})" if is_slug(props.get("id")) else "")
+        n_before = chk.count
         for key in FRONT_PROPERTIES:
             if props.get(key) in (None, ""):
                 chk.add(where, f"property {key!r} is missing")
+        if props.get("id") not in (None, "") and not is_slug(props["id"]):
+            chk.add(where, "id must be lowercase letters, digits and '-'")
+        text_keys = ("side", "holder", "source", "valid_from", "valid_to", "note")
+        wrong = [k for k in text_keys if props.get(k) is not None and not isinstance(props[k], str)]
+        if wrong:
+            chk.add(where, f"property(ies) {', '.join(wrong)} must be text")
+            continue
         if props.get("side") not in (None, "") and props["side"] not in ("LB", "SY"):
             chk.add(where, f"side {props['side']!r} must be LB or SY")
         if props.get("source") and props["source"] not in source_ids:
@@ -517,10 +656,16 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
             chk.add(
                 where, f"valid_from {dates['valid_from']} is after valid_to {dates['valid_to']}"
             )
-        geom = (feat or {}).get("geometry") or {}
+        geom = feat.get("geometry") or {}
         computed = None
-        if geom.get("type") != "Polygon":
+        if not isinstance(geom, dict) or geom.get("type") != "Polygon":
             chk.add(where, "geometry must be a Polygon")
+        elif _vertices(geom) > MAX_POLYGON_VERTICES:
+            chk.add(
+                where,
+                f"polygon has {_vertices(geom):,} vertices; at most {MAX_POLYGON_VERTICES:,}"
+                " (simplify it)",
+            )
         else:
             try:
                 poly = shape(geom)
@@ -543,7 +688,7 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
                 f"drawn_km2 {drawn} does not match the polygon's area {computed:.1f} km²"
                 " (run data/scripts/fronts_areas.py)",
             )
-        if len(problems) == n_before:
+        if chk.count == n_before:
             rows.append(
                 {
                     **{k: props.get(k) for k in FRONT_PROPERTIES},
@@ -655,31 +800,59 @@ def _load_chapters(meta, span, source_ids, tables, lines, problems, warnings):
     )
 
 
-def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Story:
-    """Load and validate the story folder at ``path``; raise StoryError listing every problem.
+def _guarded(file: str, problems: list[Problem], load: Callable[[], Any]) -> Any:
+    """Run one file's loader; a case no check foresaw is that file's problem, not a crash."""
+    try:
+        return load()
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        problems.append(Problem(file, "", f"cannot be read: {type(exc).__name__}: {exc}"[:300]))
+        return None
 
-    ``basemap`` is the countries GeoJSON that places and fronts are checked against (the one
-    the map draws); None skips those checks.
+
+def load_story(
+    path: str | Path, limits: Limits = Limits(), *, basemap: str | Path | None = BASEMAP
+) -> Story:
+    """Load and validate the story folder at ``path``; raise StoryError listing its problems.
+
+    ``limits`` bound the tables (UPLOAD_LIMITS for a story that came as a zip). ``basemap`` is
+    the countries GeoJSON that places and fronts are checked against (the one the map draws);
+    None skips those checks.
     """
     path = Path(path)
     if not path.is_dir():
         raise StoryError(path, [Problem(str(path), "", "is not a story folder")])
-    problems: list[Problem] = []
+    problems = Problems()
     warnings: list[Problem] = []
     outlines = checks.load_outlines(str(basemap)) if basemap is not None else None
     if basemap is not None and outlines is None:
         warnings.append(Problem(str(basemap), "", "cannot be read: geography not checked"))
     chapter_lines: list[int] = []
-    meta = _load_meta(path, problems, warnings, chapter_lines)
+    meta = _guarded(
+        "story.toml", problems, lambda: _load_meta(path, problems, warnings, chapter_lines)
+    )
     span = None
     if meta and "span" in meta:
         span = (meta["span"]["start"], meta["span"]["end"])
-    places = _load_places(path, problems)
+    places = _guarded("places.csv", problems, lambda: _load_places(path, problems))
     place_ids = set(places["id"]) if places is not None else set()
-    source_ids = {s.get("id") for s in (meta or {}).get("sources", []) if isinstance(s, dict)}
-    events = _load_events(path, problems, span, place_ids, source_ids)
-    convoy = _load_convoy(path, problems, span, place_ids, source_ids)
-    fronts = _load_fronts(path, problems, span, source_ids, outlines)
+    source_ids = {
+        s.get("id")
+        for s in (meta or {}).get("sources", [])
+        if isinstance(s, dict) and is_slug(s.get("id"))
+    }
+    events = _guarded(
+        "events",
+        problems,
+        lambda: _load_events(path, problems, span, place_ids, source_ids, limits),
+    )
+    convoy = _guarded(
+        "convoy.csv", problems, lambda: _load_convoy(path, problems, span, place_ids, source_ids)
+    )
+    fronts = _guarded(
+        "fronts.geojson",
+        problems,
+        lambda: _load_fronts(path, problems, span, source_ids, outlines),
+    )
     if places is not None and outlines is not None:
         _places_in_their_countries(places, outlines, problems)
     if places is not None and convoy is not None:

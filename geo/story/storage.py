@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
-import re
 import shutil
 import tempfile
 import tomllib
 import zipfile
+import zlib
 from pathlib import Path
 
 import pandas as pd
 import tomli_w
 
-from geo.names import slugify
+from geo.names import is_slug, slugify
 from geo.story.export import events_csv
-from geo.story.load import CONVOY_COLUMNS, PLACE_COLUMNS, Story, StoryError, load_story
+from geo.story.library import BUNDLED, TEMP_PREFIX
+from geo.story.load import (
+    CONVOY_COLUMNS,
+    PLACE_COLUMNS,
+    Limits,
+    Story,
+    StoryError,
+    load_story,
+)
 
 STORY_FILES = (
     "story.toml",
@@ -27,11 +36,32 @@ STORY_FILES = (
     "fronts.geojson",
 )
 MAX_ZIP_BYTES = 20 * 1024 * 1024
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# Counted on the bytes actually inflated, never on the sizes the zip declares.
+MAX_UNZIPPED_BYTES = 5 * MAX_ZIP_BYTES
+MAX_ZIP_ENTRIES = 100
+_CHUNK = 1 << 16
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+_FS_REASONS = {
+    errno.EROFS: "the stories folder is read-only",
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EFBIG: "a file is larger than this system allows",
+    errno.EACCES: "there is no permission to write there",
+    errno.EPERM: "there is no permission to write there",
+}
 
 
 class StoryExistsError(FileExistsError):
     """Raised when saving would replace a story that is already there."""
+
+
+class StorageError(Exception):
+    """A file system fault while saving or checking a story; nothing was saved."""
+
+
+def fs_reason(exc: OSError) -> str:
+    """A plain sentence for a file system fault ("the disk is full")."""
+    return _FS_REASONS.get(exc.errno or 0) or (exc.strerror or type(exc).__name__).lower()
 
 
 def _list_cell(value) -> str:
@@ -73,37 +103,67 @@ def story_files(
     return files
 
 
-def save_story(root: Path, story_id: str, files: dict[str, bytes]) -> Story:
+def _write(path: Path, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def save_story(
+    root: Path,
+    story_id: str,
+    files: dict[str, bytes],
+    *,
+    limits: Limits | None = None,
+    bundled: Path = BUNDLED,
+) -> Story:
     """Write ``files`` as ``root/story_id`` and return it loaded.
 
-    The folder is written and validated under a temporary name, then renamed into place, so a
-    crash never leaves half a story. Raises StoryError (nothing saved) when the story does not
-    validate, and StoryExistsError when ``root/story_id`` already exists.
+    The folder is written and validated under a dot-prefixed temporary name the library never
+    lists, then renamed into place, so a crash never leaves half a story on the picker. Raises
+    StoryError (nothing saved) when the story does not validate (within ``limits``),
+    StoryExistsError when ``root/story_id`` or a bundled story of that id exists, and
+    StorageError when the file system refuses (read-only, full, file too big).
     """
-    root.mkdir(parents=True, exist_ok=True)
+    if not is_slug(story_id):
+        raise ValueError(f"{story_id!r} is not a story id")
+    if (bundled / story_id).is_dir():
+        raise StoryExistsError(f"a bundled story named {story_id!r} already exists")
     target = root / story_id
     if target.exists():
         raise StoryExistsError(f"a story named {story_id!r} already exists in {root}")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{story_id}.", dir=root))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=root))
+    except OSError as exc:
+        raise StorageError(f"Not saved: {fs_reason(exc)} ({root}).") from exc
     try:
         for name, data in files.items():
             if name not in STORY_FILES:
                 raise ValueError(f"unexpected story file {name!r}")
-            with open(tmp / name, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-        load_story(tmp)  # raises StoryError: the bad story never reaches its final name
+            _write(tmp / name, data)
+        load_story(tmp, limits or Limits())  # a bad story never reaches its final name
         os.chmod(tmp, 0o755)
         # rename() of a directory onto an existing non-empty one fails: no silent overwrite.
         try:
             os.rename(tmp, target)
         except OSError as exc:
-            raise StoryExistsError(f"a story named {story_id!r} already exists in {root}") from exc
+            if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+                raise StoryExistsError(
+                    f"a story named {story_id!r} already exists in {root}"
+                ) from exc
+            raise
+    except StoryExistsError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise StorageError(f"Not saved: {fs_reason(exc)}. Nothing was written.") from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return load_story(target)
+    return load_story(target, limits or Limits())
 
 
 def story_zip(path: Path) -> bytes:
@@ -116,27 +176,54 @@ def story_zip(path: Path) -> bytes:
     return buf.getvalue()
 
 
+def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
+    """One member's bytes, read in chunks and stopped as soon as ``budget`` is passed."""
+    out = io.BytesIO()
+    with zf.open(info) as fh:
+        while chunk := fh.read(_CHUNK):
+            out.write(chunk)
+            if out.tell() > budget:
+                raise ValueError(f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB")
+    return out.getvalue()
+
+
 def files_from_zip(data: bytes) -> dict[str, bytes]:
     """The story files inside a zip made by ``story_zip`` (or by hand, with or without a folder).
 
-    Raises ValueError for anything that is not a small zip of story files.
+    Raises ValueError, with a message for the reader, for anything that is not a small zip of
+    story files: too big (declared or actually inflated), encrypted, an unknown compression
+    method, a bad checksum, two files of the same name.
     """
     if len(data) > MAX_ZIP_BYTES:
         raise ValueError("the zip is larger than 20 MB")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as exc:
-        raise ValueError("not a zip file") from exc
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as exc:
+        raise ValueError("not a zip file (or a damaged one)") from exc
+    if len(infos) > MAX_ZIP_ENTRIES:
+        raise ValueError(f"the zip holds {len(infos):,} files; a story has at most 6")
     files: dict[str, bytes] = {}
-    total = 0
-    for info in zf.infolist():
+    left = MAX_UNZIPPED_BYTES
+    for info in infos:
         name = Path(info.filename).name
         if info.is_dir() or name not in STORY_FILES:
             continue
-        total += info.file_size
-        if total > 5 * MAX_ZIP_BYTES:
-            raise ValueError("the zip unpacks to more than 100 MB")
-        files[name] = zf.read(info)
+        if name in files:
+            raise ValueError(f"the zip holds {name} twice")
+        if info.flag_bits & 0x1:
+            raise ValueError(f"{name} is encrypted; upload a zip without a password")
+        if info.compress_type not in _METHODS:
+            raise ValueError(f"{name} uses a compression method Dateline cannot read")
+        if info.file_size > left:
+            raise ValueError(f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB")
+        try:
+            files[name] = _inflate(zf, info, left)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+            raise ValueError(f"{name} in the zip is damaged ({exc})") from exc
+        except (RuntimeError, NotImplementedError) as exc:  # zipfile: encrypted, unknown method
+            raise ValueError(f"{name} in the zip cannot be read ({exc})") from exc
+        left -= len(files[name])
     if "story.toml" not in files:
         raise ValueError("the zip has no story.toml")
     return files
@@ -145,13 +232,14 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
 def zip_story_id(files: dict[str, bytes], filename: str) -> str:
     """The folder name for an uploaded story: its story.toml id, else the zip's name."""
     try:
-        sid = tomllib.loads(files["story.toml"].decode("utf-8")).get("id", "")
+        sid = tomllib.loads(files["story.toml"].decode("utf-8-sig")).get("id", "")
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         sid = ""
-    return sid if isinstance(sid, str) and _SLUG.match(sid) else slugify(Path(filename).stem)
+    return sid if is_slug(sid) else slugify(Path(filename).stem, "story")
 
 
 __all__ = [
+    "StorageError",
     "StoryError",
     "StoryExistsError",
     "files_from_zip",

@@ -26,6 +26,16 @@ class View:
     selected: str | None = None  # "place:baalbek", "convoy:c3", "front:lb-0822"
 
 
+def _clip(value: str, limit: int = 40) -> str:
+    """A raw value short enough for a one-line notice (the app shows it as text, never markup)."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def _listed(values: list[str], most: int = 5) -> str:
+    shown = ", ".join(_clip(v) for v in values[:most])
+    return shown + (f" and {len(values) - most} more" if len(values) > most else "")
+
+
 def _first(value) -> str:
     if isinstance(value, list | tuple):
         return str(value[0]) if value else ""
@@ -44,12 +54,13 @@ def parse_view(
     """Read a View from query params; anything bad or stale falls back to its default.
 
     ``span_of(story)``, ``categories_of(story)`` and ``actors_of(story)`` describe a story.
-    Returns the view and one notice per value that was ignored.
+    Returns the view and one notice per value that was ignored: plain text holding raw
+    values (clipped), to be shown as text, never as markdown.
     """
     notices: list[str] = []
     story = _first(params.get("story", default_story))
     if story not in stories:
-        notices.append(f"Unknown story {story!r}: showing {default_story!r}.")
+        notices.append(f"Unknown story {_clip(story)!r}: showing {default_story!r}.")
         story = default_story
     lo, hi = span_of(story)
     start, end = lo, hi
@@ -60,7 +71,7 @@ def parse_view(
         try:
             day = date.fromisoformat(raw)
         except ValueError:
-            notices.append(f"Ignored {key}={raw!r}: not a date (YYYY-MM-DD).")
+            notices.append(f"Ignored {key}={_clip(raw)!r}: not a date (YYYY-MM-DD).")
             continue
         if not lo <= day <= hi:
             notices.append(f"Ignored {key}={raw}: outside the story's dates {lo} to {hi}.")
@@ -78,7 +89,7 @@ def parse_view(
         asked = [c for c in _first(params["cat"]).split(",") if c]
         bad = [c for c in asked if c not in known]
         if bad:
-            notices.append(f"Ignored unknown categories: {', '.join(bad)}.")
+            notices.append(f"Ignored unknown categories: {_listed(bad)}.")
         # Only unknown values (a stale link): the default, not an empty map. An empty value is
         # a reader's real choice of no category and is kept.
         valid = tuple(c for c in asked if c in known)
@@ -89,14 +100,14 @@ def parse_view(
         asked = [a for a in _first(params["actor"]).split(ACTOR_SEP) if a]
         bad = [a for a in asked if a not in known]
         if bad:
-            notices.append(f"Ignored unknown actors: {', '.join(bad)}.")
+            notices.append(f"Ignored unknown actors: {_listed(bad)}.")
         actors = tuple(a for a in asked if a in known)
     layers = frozenset(LAYERS)
     if "layers" in params:
         asked = [x for x in _first(params["layers"]).split(",") if x]
         bad = [x for x in asked if x not in LAYERS]
         if bad:
-            notices.append(f"Ignored unknown layers: {', '.join(bad)}.")
+            notices.append(f"Ignored unknown layers: {_listed(bad)}.")
         chosen = frozenset(x for x in asked if x in LAYERS)
         layers = chosen if chosen or not asked else frozenset(LAYERS)
     selected = None
@@ -105,7 +116,7 @@ def parse_view(
         if _SELECTION.fullmatch(raw):
             selected = raw
         else:
-            notices.append(f"Ignored selection {raw!r}.")
+            notices.append(f"Ignored selection {_clip(raw)!r}.")
     view = View(story, start, end, categories, actors, layers, selected)
     return view, notices
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 GEO = Path(__file__).resolve().parents[2] / "geo"
-BASE = ("geo.names", "geo.geometry", "geo.atomic")
+BASE = ("geo.names", "geo.geometry", "geo.atomic", "geo.names")
 # Lowest first: a module may import its own level or any level below it, never one above.
 LEVELS = (BASE, ("geo.geocoders",), ("geo.story",), ("geo.extract",), ("geo.map",))
 ENTRY_POINTS = {"geo", "geo.__main__"}  # the package and its CLI dispatcher sit above every wing

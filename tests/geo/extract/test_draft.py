@@ -214,3 +214,13 @@ def test_gazetteer_kinds_in_story_words(kind: str, expected: str) -> None:
     from geo.extract.draft import _kind
 
     assert _kind(kind) == expected
+
+
+def test_a_draft_with_no_events_is_a_story_file_set_not_a_crash(ex):
+    places = draft_places(ex)
+    # What the editor hands back for an article without events: no rows, object columns.
+    events = draft_events(ex, places).iloc[0:0].astype(object)
+    meta = DraftMeta("No events", "Our summary.", PUBLISHED, "Test wire")
+    story_id, files, _ = story_from_draft(meta, places, events)
+    assert story_id == "no-events" and "events.csv" in files
+    assert unrewritten(events) == 0

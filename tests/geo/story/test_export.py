@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from geo.story.export import events_csv, events_geojson
+from geo.story.export import events_csv, events_geojson, events_spreadsheet
 from geo.story.load import EVENT_COLUMNS, FIGURES, Story, load_story
 from geo.story.timeline import filter_events
 from tests.helpers import MINI
@@ -165,3 +165,24 @@ def test_geojson_of_no_events(story: Story):
 
 def test_geojson_keeps_non_ascii_readable(story: Story):
     assert "¶1" in events_geojson(story.events)
+
+
+def test_spreadsheet_csv_defuses_formulas_and_carries_place_and_publication(story: Story):
+    events = story.events.copy()
+    events["summary"] = events["summary"].astype(object)
+    events.loc[0, "summary"] = '=HYPERLINK("http://evil.example","click")'
+    events.loc[1, "source_detail"] = "@SUM(1+1)"
+    events.loc[2, "confidence_note"] = "-1+2"
+    events.loc[3, "actors"] = ["+cmd"]
+    data = events_spreadsheet(events, {"test": "Test fixture", "other": "=evil()"})
+    assert data.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    assert len(rows) == len(events)
+    cells = [v for r in rows for k, v in r.items() if k not in ("lat", "lon", *FIGURES)]
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    assert rows[0]["summary"] == "'" + '=HYPERLINK("http://evil.example","click")'
+    first = rows[0]
+    assert first["place_name"] and float(first["lat"]) and float(first["lon"])
+    assert {r["publication"] for r in rows} <= {"Test fixture", "'=evil()"}
+    # Numbers stay numbers (a negative longitude would keep its minus sign).
+    assert all(r["lat"][:1] != "'" for r in rows)
