@@ -353,7 +353,7 @@ with st.sidebar:
         help="Online maps need the internet; the offline map stays underneath.",
     )
     with st.expander("About this story"):
-        st.write(story.summary)
+        st.markdown(literal(story.summary))
 
 events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
 words = story_words(story.meta)

@@ -475,13 +475,14 @@ def _written_matches(
 ) -> list[_Match]:
     """Abbreviations that count only as written: "U.S.", "UK", "Ky.", "B.C.", "NSW"."""
     out = []
+    index = _TokenIndex(tokens)
     for rm in _written_pattern(gaz, countries).finditer(text):
         surface = rm.group()
         country = countries.by_key.get(normalize(surface)) if surface in _COUNTRY_CODES else None
         places = [country.as_place()] if country else gaz.lookup_written(surface) if gaz else []
         if not places or not any(t.start >= rm.start() for t in tokens):
             continue
-        first, last = _token_range(tokens, rm.start(), rm.end())
+        first, last = _token_range(index, rm.start(), rm.end())
         if last < first:
             continue
         kind = "country" if country else "area"

@@ -129,6 +129,10 @@ def _layer(
 ) -> folium.GeoJson:
     """One GeoJSON layer; ``options`` (``pane``, ``interactive``) go to Leaflet as they are."""
     kwargs = {"point_to_layer": point_to_layer} if point_to_layer else {}
+    for f in features:
+        # Keys are slugs once validated; escaped all the same, like every value in map HTML.
+        if "key" in f["properties"]:
+            f["properties"]["key"] = escape(f["properties"]["key"])
     return folium.GeoJson(
         _collection(features), name=name, on_each_feature=_BIND, **kwargs, **options
     )
