@@ -31,7 +31,7 @@ from geo.map.publish import publish_html
 from geo.map.scale import Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
 from geo.names import literal
-from geo.story.chapters import chapter_bounds, chapter_for_url
+from geo.story.chapters import chapter_bounds, chapter_for_url, chapter_marks
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.export import events_geojson, events_spreadsheet
 from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
@@ -584,6 +584,26 @@ with detail_col:
         listed = ", ".join(things[:-1]) + " or " + things[-1] if len(things) > 1 else things[0]
         st.write(f"Click {listed} on the map to see what happened there.")
 
+
+def _chapter_rules(start: date, end: date) -> alt.Chart:
+    """Where the story turns: a rule and a short label at each chapter's first day."""
+    marks = pd.DataFrame(
+        [
+            {"day": pd.Timestamp(d), "label": label}
+            for d, label in chapter_marks(story.chapters)
+            if start <= d <= end
+        ],
+        columns=["day", "label"],
+    )
+    base = alt.Chart(marks)
+    rules = base.mark_rule(color="#888", strokeDash=[3, 3]).encode(x="day:T")
+    # Written down each rule: the chapters of one week would overlap side by side.
+    text = base.mark_text(
+        angle=90, align="left", baseline="bottom", dx=3, y=2, fontSize=9, color="#666"
+    ).encode(x="day:T", text="label:N")
+    return rules + text
+
+
 # --- timeline charts ------------------------------------------------------------------------------
 chart_a, chart_b = st.columns(2)
 with chart_a:
@@ -600,7 +620,23 @@ with chart_a:
                 for f in fams
             }
         )
-        st.bar_chart(by_family, color=[f.colour for f in fams], height=220, stack=True)
+        long = by_family.rename_axis("day").reset_index().melt("day", var_name="family")
+        bars = (
+            alt.Chart(long[long["value"] > 0])
+            .mark_bar()
+            .encode(
+                x=alt.X("day:T", title=None, scale=alt.Scale(domain=[str(start), str(end)])),
+                y=alt.Y("sum(value):Q", title="events"),
+                color=alt.Color(
+                    "family:N",
+                    scale=alt.Scale(domain=[f.label for f in fams], range=[f.colour for f in fams]),
+                    legend=alt.Legend(orient="bottom", title=None),
+                ),
+                tooltip=["day:T", "family:N", "value:Q"],
+            )
+            .properties(height=220)
+        )
+        st.altair_chart(bars + _chapter_rules(start, end), width="stretch")
 with chart_b:
     st.markdown(f"##### {literal(_first_up(words['held']))} area (reported km²)")
     area = held_area_long(story.fronts, start, end)
@@ -633,7 +669,7 @@ with chart_b:
             )
             .properties(height=220)
         )
-        st.altair_chart(chart, width="stretch")
+        st.altair_chart(chart + _chapter_rules(start, end), width="stretch")
 
 # --- the filtered events, with downloads ---------------------------------------------------------
 st.markdown("##### Events in the window")
