@@ -20,8 +20,6 @@ def test_next_opens_chapter_one_and_the_url_follows(server, page_for):
     page, traffic = page_for(server, viewport=(1440, 900))
     expect(map_frame(page).get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
     page.get_by_role("button", name="Next ›").click()
-    chapter_pick = page.get_by_test_id("stSelectbox").filter(has_text="1. The last ISIS enclave")
-    expect(chapter_pick).to_have_count(1)
     expect(page.get_by_text("From 21 July Hezbollah").first).to_be_visible()
     page.wait_for_function("new URL(location.href).searchParams.get('chapter') === '1'")
     assert "to=2017-08-18" in page.url
@@ -32,9 +30,7 @@ def test_next_opens_chapter_one_and_the_url_follows(server, page_for):
 def test_a_chapter_with_a_selection_fills_the_details(server, page_for):
     page, _ = page_for(server, "?chapter=7", viewport=(1440, 900))
     expect(details(page)).to_contain_text("Baalbek", timeout=30_000)
-    expect(
-        page.get_by_test_id("stSelectbox").filter(has_text="7. Baalbek celebrates")
-    ).to_have_count(1)
+    expect(page.get_by_text("held the Second Liberation rally in Baalbek").first).to_be_visible()
     page.get_by_role("button", name="Next ›").click()
     page.wait_for_function("new URL(location.href).searchParams.get('chapter') === '8'")
     expect(details(page)).to_contain_text("Convoy", timeout=30_000)
