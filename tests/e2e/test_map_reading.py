@@ -58,6 +58,7 @@ def test_first_real_click_on_baalbek_selects_it(server, page_for, size):
     frame = ready_map(page)
     pin = frame.locator(".leaflet-marker-icon[data-key='place:baalbek']")
     expect(pin).to_be_visible()
+    pin.scroll_into_view_if_needed()  # as a reader scrolls to it; then the press must not
     scroll_before = page.evaluate(SCROLLED)
     pin.click()  # the real mouse: move, press, release at the marker's centre
     expect(details(page)).to_contain_text("Baalbek", timeout=30_000)

@@ -37,7 +37,7 @@ def _frame(page):
 
 def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
     page, traffic = page_for(big_server, QUERY)
-    expect(page.get_by_text(re.compile(r"^100,000 events$")).first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text(re.compile(r"^100,000 events · ")).first).to_be_visible(timeout=60_000)
     clusters = map_frame(page).locator(".dl-agg")
     expect(clusters.first).to_be_visible(timeout=60_000)
     assert clusters.count() >= 2
