@@ -24,13 +24,14 @@ from geo.map.layers import (
     reported_text,
     story_layers,
 )
-from geo.map.scale import Viewport, needs_viewport, place_codes
+from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
+from geo.story.events_store import open_story, story_window
 from geo.story.export import events_csv, events_geojson
 from geo.story.library import DEFAULT_STORY, find_stories
-from geo.story.load import Story, StoryError, load_story
+from geo.story.load import Story, StoryError
 from geo.story.storage import story_zip
-from geo.story.timeline import all_actors, events_per_day, filter_events, held_area_series
+from geo.story.timeline import all_actors, events_per_day, held_area_series
 from geo.story.urlstate import LAYERS, View, parse_view, to_params
 
 ROOT = Path(__file__).resolve().parent
@@ -63,7 +64,8 @@ def _static_ready() -> Path:
 def _load(path: str, fingerprint: tuple) -> Story:
     # fingerprint (file names and mtimes) is hashed with the path: an edited story reloads.
     # cache_resource, not cache_data: a big story is shared read-only instead of copied per rerun.
-    return load_story(path)
+    # A big story's events stay on disk (geo/story/events_store.py), checked once and cached.
+    return open_story(path)
 
 
 def _fingerprint(path: Path) -> tuple:
@@ -77,7 +79,7 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     order = list(CATEGORY_COLOURS)
     cats = sorted(story.events["category"].unique(), key=lambda c: (order.index(c), c))
     names = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
-    return cats, all_actors(story.events), names
+    return cats, story.store.actors if story.store else all_actors(story.events), names
 
 
 def get_story(story_id: str) -> tuple[Story, tuple[list[str], list[str], dict[str, str]]]:
@@ -237,7 +239,16 @@ with st.sidebar:
     with st.expander("About this story"):
         st.write(story.summary)
 
-events = filter_events(story.events, start, end, chosen_categories, chosen_actors)
+# A big story's window has only the map's columns unless it is small enough to list;
+# window_rows() reads every column of (the first rows of) the window for the table and downloads.
+events = story_window(story, start, end, chosen_categories, chosen_actors, full_upto=DETAIL_LIMIT)
+
+
+def window_rows(limit: int | None = None) -> pd.DataFrame:
+    if story.store is None or "summary" in events:
+        return events if limit is None else events.head(limit)
+    return story.store.window(start, end, chosen_categories, chosen_actors, limit=limit)
+
 
 # --- URL reflects the current view --------------------------------------------------------------
 view = View(
@@ -407,7 +418,7 @@ with chart_b:
 
 # --- the filtered events, with downloads ---------------------------------------------------------
 st.markdown("##### Events in the window")
-shown = events.head(TABLE_ROWS)
+shown = window_rows(TABLE_ROWS)
 if len(events) > TABLE_ROWS:
     st.caption(
         f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold them all."
@@ -428,11 +439,11 @@ dl_a, dl_b, _ = st.columns([1, 1, 4])
 stem = f"{story_id}_{start}_{end}"
 # Callables: the files are made only when a reader clicks, not on every rerun.
 dl_a.download_button(
-    "Download CSV", lambda: events_csv(events), f"{stem}.csv", "text/csv", on_click="ignore"
+    "Download CSV", lambda: events_csv(window_rows()), f"{stem}.csv", "text/csv", on_click="ignore"
 )
 dl_b.download_button(
     "Download GeoJSON",
-    lambda: events_geojson(events),
+    lambda: events_geojson(window_rows()),
     f"{stem}.geojson",
     "application/geo+json",
     on_click="ignore",

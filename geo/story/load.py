@@ -156,6 +156,9 @@ class Story:
     sources: pd.DataFrame = field(repr=False)
     # Things a reader should know that do not make the story wrong (a source with no address).
     warnings: tuple[Problem, ...] = ()
+    # A big story's events stay on disk (geo.story.events_store.EventStore): then ``events``
+    # holds only every event's category and place_id, in order, and the rest is queried.
+    store: Any = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -413,6 +416,17 @@ def _load_events(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     return out
 
 
+def _empty_events() -> pd.DataFrame:
+    """An events table with no rows, in the dtypes ``_load_events`` gives."""
+    out = pd.DataFrame({c: pd.Series(dtype="str") for c in EVENT_COLUMNS})
+    for col in ("date", "end_date"):
+        out[col] = pd.Series(dtype="datetime64[us]")
+    for col in FIGURES:
+        out[col] = pd.Series(dtype="Int64")
+    out["actors"] = pd.Series(dtype=object)
+    return out
+
+
 def _reported_with_other_figures(df: pd.DataFrame, out: pd.DataFrame, chk: _Checker) -> None:
     """A 'reported' event whose note gives a figure of its own: the sources disagree."""
     noted = (df["confidence"] == "reported") & df["confidence_note"].str.contains(r"\d")
@@ -600,11 +614,14 @@ def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Story:
+def load_story(
+    path: str | Path, *, basemap: str | Path | None = BASEMAP, with_events: bool = True
+) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing every problem.
 
     ``basemap`` is the countries GeoJSON that places and fronts are checked against (the one
-    the map draws); None skips those checks.
+    the map draws); None skips those checks. ``with_events=False`` leaves the events file
+    unread (an empty events table): the event store has validated it already.
     """
     path = Path(path)
     if not path.is_dir():
@@ -621,7 +638,10 @@ def load_story(path: str | Path, *, basemap: str | Path | None = BASEMAP) -> Sto
     places = _load_places(path, problems)
     place_ids = set(places["id"]) if places is not None else set()
     source_ids = {s.get("id") for s in (meta or {}).get("sources", []) if isinstance(s, dict)}
-    events = _load_events(path, problems, span, place_ids, source_ids)
+    if with_events:
+        events = _load_events(path, problems, span, place_ids, source_ids)
+    else:
+        events = _empty_events()
     convoy = _load_convoy(path, problems, span, place_ids, source_ids)
     fronts = _load_fronts(path, problems, span, source_ids, outlines)
     if places is not None and outlines is not None:

@@ -77,7 +77,11 @@ def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame
     days = pd.date_range(_ts(start), _ts(end), freq="D")
     if events.empty:
         return pd.DataFrame(index=days)
-    table = events.pivot_table(index="date", columns="category", values="id", aggfunc="count")
+    # Counted by size, not by a column: a big window carries only the map's columns.
+    cats = events["category"].astype(str)
+    table = events.groupby([events["date"], cats]).size().unstack("category", fill_value=0)
+    table.columns.name = "category"
+    table.index.name = "date"
     return table.reindex(days, fill_value=0).fillna(0).astype(int)
 
 
