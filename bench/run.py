@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
-from geo.map import scale  # noqa: E402
 from geo.atomic import atomic_write_text  # noqa: E402
+from geo.map import scale  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.md"
 LAST_RUN = DATA / "last-run.json"

@@ -61,7 +61,11 @@ def is_big(path: str | Path) -> bool:
     try:
         if (path / "events.parquet").is_file():
             return pq.read_metadata(path / "events.parquet").num_rows > BIG_EVENTS
-        return (path / "events.csv").stat().st_size > BIG_CSV_BYTES
+        csv = path / "events.csv"
+        if csv.stat().st_size > BIG_CSV_BYTES:
+            return True
+        with csv.open("rb") as fh:  # under BIG_CSV_BYTES: count its lines
+            return fh.read().count(b"\n") - 1 > BIG_EVENTS
     except (OSError, pa.ArrowException):
         return False  # load_story reports the broken file with its name
 
@@ -82,8 +86,15 @@ def source_key(path: str | Path, basemap: str | Path | None = BASEMAP) -> str:
     return digest.hexdigest()
 
 
+def _prefix(path: Path) -> str:
+    """Entries are named by folder name and a hash of its full path: two copies of a story
+    (a test's and the benchmark's) do not prune each other."""
+    where = hashlib.blake2b(str(path.resolve()).encode(), digest_size=4).hexdigest()
+    return f"{path.name}-{where}"
+
+
 def _entry(root: Path, path: Path, key: str) -> Path:
-    return root / f"{path.name}-{key}"
+    return root / f"{_prefix(path)}-{key}"
 
 
 # --- building the cache ------------------------------------------------------------------------
@@ -127,6 +138,8 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         summary["parquet_bytes"] = (tmp / "events.parquet").stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
         final = _entry(root, path, key)
+        if final.exists() and not _complete(final):
+            shutil.rmtree(final, ignore_errors=True)  # a damaged entry: replaced, never read
         try:
             os.rename(tmp, final)
         except OSError:
@@ -142,7 +155,7 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
 
 def _prune(root: Path, path: Path, keep: Path) -> None:
     """Remove this story's older entries (best effort: another process may be doing the same)."""
-    for old in root.glob(f"{path.name}-*"):
+    for old in root.glob(f"{_prefix(path)}-*"):
         if old != keep and old.is_dir() and not old.name.endswith(".tmp"):
             shutil.rmtree(old, ignore_errors=True)
 
@@ -276,7 +289,7 @@ class EventStore:
     ) -> Iterator[pa.Table]:
         """The window's events one row group at a time (filtered), with ``row`` appended."""
         cols = list(ALL_COLUMNS if columns is None else columns)
-        unknown = [c for c in cols if c not in ALL_COLUMNS]
+        unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
         if unknown:
             raise ValueError(f"unknown column(s): {', '.join(unknown)}")
         box = _bbox(bbox)

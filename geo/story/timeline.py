@@ -79,7 +79,7 @@ def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame
         return pd.DataFrame(index=days)
     # Counted by start day and category code with one bincount: a big window has a million rows
     # (and only the map's columns); events that started before the window are not counted.
-    day = ((events["date"].to_numpy() - days[0].to_datetime64()) // np.timedelta64(1, "D"))
+    day = (events["date"].to_numpy() - days[0].to_datetime64()) // np.timedelta64(1, "D")
     cats = events["category"].astype("category")
     names = list(cats.cat.categories)
     code = cats.cat.codes.to_numpy().astype(np.int64)
