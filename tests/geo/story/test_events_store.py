@@ -242,14 +242,18 @@ def test_a_big_story_is_checked_in_a_child_and_queried(tmp_path, monkeypatch):
     story = open_story(folder, tmp_path / "cache")
     full = load_story(folder)
     assert story.store is not None and story.store.n_events == 300
-    # story.events is light: every event's category and place, in order.
-    assert list(story.events.columns) == ["category", "place_id"]
+    # story.events is light: every event's map columns, in order.
+    assert list(story.events.columns) == list(MAP_COLUMNS)
     assert story.events["place_id"].astype(str).tolist() == full.events["place_id"].tolist()
     start, end = date(2017, 2, 1), date(2017, 11, 30)
     few = story_window(story, start, end, full_upto=1000)
-    many = story_window(story, start, end, full_upto=10)
-    assert few["id"].tolist() == filter_events(full.events, start, end)["id"].tolist()
-    assert list(many.columns) == list(MAP_COLUMNS)
+    want = filter_events(full.events, start, end)
+    assert few["id"].tolist() == want["id"].tolist()
+    for cats, actors in ((None, None), (["battle", "speech"], None), (None, ["ISIS"])):
+        many = story_window(story, start, end, cats, actors, full_upto=10)
+        want = filter_events(full.events, start, end, cats, actors)
+        assert list(many.columns) == list(MAP_COLUMNS)
+        assert many.index.tolist() == want.index.tolist()
     pid = full.events["place_id"].iloc[0]
     got, want = place_details(story, pid, start, end), place_details(full, pid, start, end)
     assert got["events"]["id"].tolist() == want["events"]["id"].tolist()
