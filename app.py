@@ -26,10 +26,10 @@ from geo.map.layers import (
 )
 from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
 from geo.story.details import convoy_details, front_details, place_details
-from geo.story.events_store import open_story, story_window
-from geo.story.export import events_csv, events_geojson
+from geo.story.events_store import TABLE_COLUMNS, open_story, story_window
+from geo.story.export import events_csv_parts, events_geojson_parts
 from geo.story.library import DEFAULT_STORY, find_stories
-from geo.story.load import Story, StoryError
+from geo.story.load import FIGURES, Story, StoryError
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, held_area_series
 from geo.story.urlstate import LAYERS, View, parse_view, to_params
@@ -240,14 +240,23 @@ with st.sidebar:
         st.write(story.summary)
 
 # A big story's window has only the map's columns unless it is small enough to list;
-# window_rows() reads every column of (the first rows of) the window for the table and downloads.
+# window_rows() and window_parts() read every column of (the first rows of) the window.
 events = story_window(story, start, end, chosen_categories, chosen_actors, full_upto=DETAIL_LIMIT)
 
 
-def window_rows(limit: int | None = None) -> pd.DataFrame:
+def window_parts():
+    # A big window is written a row group at a time, so a download never holds it whole.
+    if story.store is None or "summary" in events:
+        return [events]
+    return story.store.frames(start, end, chosen_categories, chosen_actors)
+
+
+def window_rows(limit: int | None = None, columns=None) -> pd.DataFrame:
     if story.store is None or "summary" in events:
         return events if limit is None else events.head(limit)
-    return story.store.window(start, end, chosen_categories, chosen_actors, limit=limit)
+    return story.store.window(
+        start, end, chosen_categories, chosen_actors, columns=columns, limit=limit
+    )
 
 
 # --- URL reflects the current view --------------------------------------------------------------
@@ -418,7 +427,7 @@ with chart_b:
 
 # --- the filtered events, with downloads ---------------------------------------------------------
 st.markdown("##### Events in the window")
-shown = window_rows(TABLE_ROWS)
+shown = window_rows(TABLE_ROWS, TABLE_COLUMNS)
 if len(events) > TABLE_ROWS:
     st.caption(
         f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold them all."
@@ -429,7 +438,8 @@ table = pd.DataFrame(
         "place": shown["place_name"],
         "category": shown["category"],
         "summary": shown["summary"],
-        "figures": [figures_text(r) for _, r in shown.iterrows()],
+        # Records, not iterrows(): a Series per row costs ~0.3 ms, 1,000 rows a third of a second.
+        "figures": [figures_text(r) for r in shown[list(FIGURES)].to_dict("records")],
         "source": shown["source"].map(_source_name),
         "confidence": shown["confidence"],
     }
@@ -439,11 +449,15 @@ dl_a, dl_b, _ = st.columns([1, 1, 4])
 stem = f"{story_id}_{start}_{end}"
 # Callables: the files are made only when a reader clicks, not on every rerun.
 dl_a.download_button(
-    "Download CSV", lambda: events_csv(window_rows()), f"{stem}.csv", "text/csv", on_click="ignore"
+    "Download CSV",
+    lambda: events_csv_parts(window_parts()),
+    f"{stem}.csv",
+    "text/csv",
+    on_click="ignore",
 )
 dl_b.download_button(
     "Download GeoJSON",
-    lambda: events_geojson(window_rows()),
+    lambda: events_geojson_parts(window_parts()),
     f"{stem}.geojson",
     "application/geo+json",
     on_click="ignore",

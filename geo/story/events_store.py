@@ -30,7 +30,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from geo.geocoders.gazetteer import default_cache_dir
-from geo.story.load import BASEMAP, EVENT_COLUMNS, Problem, Story, StoryError, load_story
+from geo.story.load import (
+    BASEMAP,
+    EVENT_COLUMNS,
+    FIGURES,
+    Problem,
+    Story,
+    StoryError,
+    load_story,
+)
 from geo.story.timeline import filter_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
@@ -45,6 +53,8 @@ BUILD_MEMORY_BYTES = 6 * 2**30
 # Columns the map needs of a big window (scaled layers, counts, events per day).
 MAP_COLUMNS = ("date", "end_date", "category", "place_id")
 ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
+# What the events table below the map shows (no actors: a list column is slow to convert).
+TABLE_COLUMNS = ("date", "place_name", "category", "summary", *FIGURES, "source", "confidence")
 # Read as Arrow dictionaries (pandas categoricals): a few distinct values repeated per event.
 _DICTIONARY = ("category", "place_id", "place_name", "source", "confidence")
 _SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")
@@ -245,6 +255,15 @@ def _is_in(column: pa.ChunkedArray, values: pa.Array) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, pa.bool_())
 
 
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """A table read from the store as the loader's DataFrame: labelled by row, actors lists."""
+    df = table.to_pandas()
+    df.index = pd.Index(df.pop("row").to_numpy(), name=None)
+    if "actors" in df:
+        df["actors"] = pd.Series(table["actors"].to_pylist(), index=df.index, dtype=object)
+    return df
+
+
 @dataclass(frozen=True)
 class EventStore:
     """A big story's events on disk: window queries, counts and facets."""
@@ -365,16 +384,17 @@ class EventStore:
         table = pa.concat_tables(parts)
         if limit is not None:
             table = table.slice(0, limit)
-        df = table.to_pandas()
-        df.index = pd.Index(df.pop("row").to_numpy(), name=None)
-        return df
+        return _frame(table)
+
+    def frames(self, start, end, categories=None, actors=None) -> Iterator[pd.DataFrame]:
+        """The window's events with every column, one row group at a time (for downloads)."""
+        cats = None if categories is None else list(categories)
+        for t in self.batches(start, end, cats, list(actors) if actors else None):
+            yield _frame(t)
 
     def _empty(self, cols: list[str]) -> pd.DataFrame:
         schema = pq.read_schema(self.events_path)
-        table = schema.empty_table().select([*cols, "row"])
-        df = table.to_pandas()
-        df.index = pd.Index(df.pop("row").to_numpy(), name=None)
-        return df
+        return _frame(schema.empty_table().select([*cols, "row"]))
 
     def count(self, start, end, categories=None, actors=None, bbox=None) -> int:
         """How many events the window holds (reads only the columns filtered on)."""

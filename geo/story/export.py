@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -24,6 +25,26 @@ def _story_format(events: pd.DataFrame) -> pd.DataFrame:
 def events_csv(events: pd.DataFrame) -> str:
     """Events in the columns and formats of events.csv, so the download loads as a story file."""
     return _story_format(events).to_csv(index=False)
+
+
+def events_csv_parts(parts: Iterable[pd.DataFrame]) -> str:
+    """``events_csv`` of the parts one after the other (a big window, a row group at a time)."""
+    out, header = [], True
+    for part in parts:
+        out.append(_story_format(part).to_csv(index=False, header=header))
+        header = False
+    return "".join(out) if out else events_csv(pd.DataFrame(columns=list(EVENT_COLUMNS)))
+
+
+def events_geojson_parts(parts: Iterable[pd.DataFrame]) -> str:
+    """``events_geojson`` of the parts one after the other, as one FeatureCollection."""
+    features = []
+    for part in parts:
+        text = events_geojson(part)
+        body = text[text.index("[") + 1 : text.rindex("]")]
+        if body:
+            features.append(body)
+    return '{"type": "FeatureCollection", "features": [' + ", ".join(features) + "]}"
 
 
 def events_geojson(events: pd.DataFrame) -> str:

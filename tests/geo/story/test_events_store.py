@@ -17,6 +17,7 @@ import pytest
 from geo.story import events_store
 from geo.story.details import place_details
 from geo.story.events_store import MAP_COLUMNS, open_store, open_story, story_window
+from geo.story.export import events_csv, events_csv_parts, events_geojson, events_geojson_parts
 from geo.story.library import find_stories
 from geo.story.load import StoryError, load_story
 from geo.story.timeline import events_per_day, filter_events
@@ -270,3 +271,15 @@ def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
         open_story(folder, tmp_path / "cache")
     assert any(p.file == "events.csv" and p.where == "line 6" for p in err.value.problems)
     assert not any((tmp_path / "cache").glob("*/summary.json"))
+
+
+@pytest.mark.parametrize(("cats", "actors"), [(None, None), (["battle"], ["ISIS"]), ([], None)])
+def test_downloads_a_row_group_at_a_time_match_the_whole_window(built, cats, actors):
+    _, _, story, store = built
+    start, end = date(2017, 2, 1), date(2017, 5, 31)
+    want = filter_events(story.events, start, end, cats, actors)
+    parts = list(store.frames(start, end, cats, actors))
+    assert len(parts) != 1 or want.empty  # several row groups, or none
+    assert events_csv_parts(parts) == events_csv(want)
+    got = json.loads(events_geojson_parts(store.frames(start, end, cats, actors)))
+    assert got == json.loads(events_geojson(want))
