@@ -182,10 +182,6 @@ def _complete(entry: Path) -> bool:
         return False
 
 
-def _limit_memory() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (BUILD_MEMORY_BYTES, BUILD_MEMORY_BYTES))
-
-
 def _build_in_child(path: Path, root: Path, key: str, basemap) -> None:
     """Run ``build`` in a child process; its problems come back as a StoryError."""
     cmd = [sys.executable, "-m", "geo.story.events_store", str(path), str(root), key]
@@ -196,7 +192,6 @@ def _build_in_child(path: Path, root: Path, key: str, basemap) -> None:
             capture_output=True,
             text=True,
             timeout=BUILD_TIMEOUT_S,
-            preexec_fn=_limit_memory,
             cwd=Path(__file__).resolve().parents[2],
         )
     except subprocess.TimeoutExpired:
@@ -215,6 +210,8 @@ def _build_in_child(path: Path, root: Path, key: str, basemap) -> None:
 
 def _child_main(argv: list[str]) -> int:
     path, root, key, basemap = argv
+    # Set here, not with preexec_fn, which is unsafe in a threaded parent such as Streamlit.
+    resource.setrlimit(resource.RLIMIT_AS, (BUILD_MEMORY_BYTES, BUILD_MEMORY_BYTES))
     try:
         build(path, root, key, basemap or None)
     except StoryError as exc:
