@@ -252,6 +252,12 @@ def _is_in(column: pa.ChunkedArray, values: pa.Array) -> pa.ChunkedArray:
     return pa.chunked_array(chunks, pa.bool_())
 
 
+def _release() -> None:
+    """Hand Arrow's freed decoding buffers back to the system: mimalloc keeps them otherwise
+    (reading a million events' map columns left ~100 MB resident for an 18 MB frame; ~60 MB)."""
+    pa.default_memory_pool().release_unused()
+
+
 def _frame(table: pa.Table) -> pd.DataFrame:
     """A table read from the store as the loader's DataFrame: labelled by row, actors lists."""
     df = table.to_pandas()
@@ -381,7 +387,9 @@ class EventStore:
         table = pa.concat_tables(parts)
         if limit is not None:
             table = table.slice(0, limit)
-        return _frame(table)
+        out = _frame(table)
+        _release()
+        return out
 
     def frames(self, start, end, categories=None, actors=None) -> Iterator[pd.DataFrame]:
         """The window's events with every column, one row group at a time (for downloads)."""
@@ -417,7 +425,9 @@ class EventStore:
         """Every event's MAP_COLUMNS, in order: dates and two categoricals, about 19 bytes an
         event (19 MB for a million), so a window for the map is a slice, not a read."""
         pf = pq.ParquetFile(self.events_path, read_dictionary=["category", "place_id"])
-        return pf.read(columns=list(MAP_COLUMNS)).to_pandas()
+        out = pf.read(columns=list(MAP_COLUMNS)).to_pandas()
+        _release()
+        return out
 
 
 def open_store(
