@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
-from geo import scale  # noqa: E402
 from geo.atomic import atomic_write_text  # noqa: E402
+from geo.map import scale  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.md"
 LAST_RUN = DATA / "last-run.json"
@@ -695,6 +695,25 @@ def targets(rows: dict[str, dict]) -> list[str]:
     return lines
 
 
+TARGET_NOTES = """
+- **Floor**: a Streamlit page that bench writes (`bench/data/floor/floor_app.py`): a range
+  slider and an `st_folium` map whose one marker moves on every rerun (`feature_group_to_add`).
+  Every Dateline page is measured in the same Chromium, move for move alternating with the
+  floor ({repeats} opens and {repeats}×2 moves per page), so ratios are taken within one run.
+- **Slider move**: the range slider's end thumb focused and ArrowLeft pressed (one day back).
+  *Repainted*: from the key press until the map component's layers change and two animation
+  frames have passed. *Idle*: from the key press until Streamlit's `data-test-script-state` is
+  back to `notRunning` for the last time before a quiet second (a big map reports its view and
+  may cause a second run; it is counted). Times are taken in the page (`performance.now()`).
+- **Websocket bytes**: every frame sent and received on the page's websockets during a move
+  (DevTools `Network.webSocketFrameSent` / `Received`; binary frames decoded from base64).
+- **Cold open**: the first page open on a new server process (its disk cache built before the
+  servers start), until the map's layers are painted; *open* is a new page on the warm server.
+- **Server memory**: VmRSS (now) and VmHWM (peak) of the Streamlit process serving that page;
+  the first check of a big story runs in a child process and is not in these figures.
+"""
+
+
 NOTES = """
 - **Dateline** is the app's own code path: `load_story` (validates every row), `filter_events`,
   then `base_map` + `story_layers` serialised by `st_folium` exactly as `app.py` calls it. A story
@@ -742,14 +761,32 @@ def why_missed(rows: dict[str, dict]) -> list[str]:
     return out
 
 
-def report(rows: dict[str, dict], meta: dict) -> str:
+def report(rows: dict[str, dict], meta: dict, figures: dict | None = None) -> str:
     """bench/results.md from the figures of one run."""
+    from bench import targets as browser_targets
+
+    head = [
+        "# Benchmark results",
+        "",
+        f"Machine: {meta['machine']}.",
+        f"Run: `{meta['command']}`, {meta['when']}.",
+        "",
+    ]
+    if figures:
+        head += [
+            "## Issue 13 targets (Chromium, interleaved with the floor app)",
+            "",
+            *browser_targets.report(figures),
+            "",
+            TARGET_NOTES.strip().format(repeats=meta["repeats"]),
+            "",
+        ]
+    if not rows:
+        return "\n".join(head)
     return "\n".join(
         [
-            "# Benchmark results",
-            "",
-            f"Machine: {meta['machine']}.",
-            f"Run: `{meta['command']}`, {meta['when']}; medians of up to {meta['repeats']} runs "
+            *head,
+            f"Pipeline figures: medians of up to {meta['repeats']} runs "
             f"(fewer once a figure has taken {BUDGET_S:.0f} s); a run past {LIMIT_S:.0f} s is "
             f"stopped and shown as *{DNF}*.",
             "",
@@ -788,13 +825,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--no-app", action="store_true", help="skip the AppTest rerun")
     parser.add_argument(
+        "--pipeline",
+        action="store_true",
+        help="also the map pipeline against the naive approach and the AppTest figures (long)",
+    )
+    parser.add_argument(
+        "--target-sizes", default="100k,1m", help="synthetic stories in the targets table"
+    )
+    parser.add_argument(
         "--report-only", action="store_true", help="rewrite results.md from the last run's figures"
     )
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.report_only:
         last = json.loads(LAST_RUN.read_text())
-        atomic_write_text(RESULTS, report(last["rows"], last["meta"]) + "\n")
+        text = report(last["rows"], last["meta"], last.get("targets"))
+        atomic_write_text(RESULTS, text + "\n")
         return 0
     if args.worker:
         kind, *rest = args.worker
@@ -813,7 +859,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict] = {}
     naive_pages: dict[str, tuple[Path, int]] = {}
     with tempfile.TemporaryDirectory() as pages_dir:
-        for label in labels:
+        for label in labels if args.pipeline else []:
             path = BUNDLED if label == "bundled" else ensure_story(SIZES[label])
             print(f"{label}: Dateline …", file=sys.stderr, flush=True)
             ours = run_worker(["ours", str(path), str(repeats)], timeout=20 * LIMIT_S)
@@ -829,21 +875,29 @@ def main(argv: list[str] | None = None) -> int:
                 rows[label]["apptest"] = run_worker(
                     ["apptest", story_id, str(max(2, repeats // 2))], timeout=5 * LIMIT_S
                 )
-        if not args.no_browser:
+        if args.pipeline and not args.no_browser:
             small = [lb for lb in labels if lb == "bundled" or SIZES[lb] <= BROWSER_MAX_EVENTS]
             print("browser …", file=sys.stderr, flush=True)
             for label, fig in browser_figures(small, repeats, naive_pages).items():
                 rows[label]["browser"] = fig
 
+    figures = None
+    if not args.no_browser:
+        from bench import targets as browser_targets
+
+        sizes = [s.strip() for s in args.target_sizes.split(",") if s.strip()]
+        figures = browser_targets.measure(["bundled", *sizes], repeats)
     meta = {
         "machine": machine(),
-        "command": f"python bench/run.py{' --quick' if args.quick else ''}",
+        "command": "python bench/run.py"
+        + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:])),
         "when": time.strftime("%Y-%m-%d %H:%M"),
         "repeats": repeats,
     }
     # The raw figures, for a closer look; bench/data is git-ignored.
-    atomic_write_text(LAST_RUN, json.dumps({"meta": meta, "rows": rows}, indent=1, default=str))
-    text = report(rows, meta)
+    raw = {"meta": meta, "rows": rows, "targets": figures}
+    atomic_write_text(LAST_RUN, json.dumps(raw, indent=1, default=str))
+    text = report(rows, meta, figures)
     print(text)
     atomic_write_text(RESULTS, text + "\n")
     return 0

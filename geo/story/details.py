@@ -22,8 +22,12 @@ def place_details(story: Story, place_id: str, start: date, end: date) -> dict |
     if place_id not in places.index:
         return None
     p = places.loc[place_id]
-    events = in_window(story.events, start, end)
-    events = events[events["place_id"] == place_id].sort_values(["date", "id"])
+    if story.store is not None:  # a big story: only this place's rows are read
+        events = story.store.window(start, end, place_ids=[place_id])
+    else:
+        events = in_window(story.events, start, end)
+        events = events[events["place_id"] == place_id]
+    events = events.sort_values(["date", "id"])
     distances = {
         places.loc[lm, "name"]: distance_km(
             (p["lat"], p["lon"]), (places.loc[lm, "lat"], places.loc[lm, "lon"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -44,6 +45,43 @@ def events_spreadsheet(events: pd.DataFrame, sources: dict[str, str] | None = No
         if not pd.api.types.is_numeric_dtype(table[col]):
             table[col] = table[col].map(spreadsheet_cell)
     return table.to_csv(index=False).encode("utf-8-sig")
+
+
+def events_spreadsheet_parts(
+    parts: Iterable[pd.DataFrame], sources: dict[str, str] | None = None
+) -> bytes:
+    """``events_spreadsheet`` of the parts one after the other: one BOM, one header."""
+    out = []
+    for part in parts:
+        text = events_spreadsheet(part, sources)
+        out.append(text if not out else text.split(b"\n", 1)[1])
+    return (
+        b"".join(out)
+        if out
+        else events_spreadsheet(
+            pd.DataFrame(columns=[*EVENT_COLUMNS, "place_name", "lat", "lon"]), sources
+        )
+    )
+
+
+def events_csv_parts(parts: Iterable[pd.DataFrame]) -> str:
+    """``events_csv`` of the parts one after the other (a big window, a row group at a time)."""
+    out, header = [], True
+    for part in parts:
+        out.append(_story_format(part).to_csv(index=False, header=header))
+        header = False
+    return "".join(out) if out else events_csv(pd.DataFrame(columns=list(EVENT_COLUMNS)))
+
+
+def events_geojson_parts(parts: Iterable[pd.DataFrame]) -> str:
+    """``events_geojson`` of the parts one after the other, as one FeatureCollection."""
+    features = []
+    for part in parts:
+        text = events_geojson(part)
+        body = text[text.index("[") + 1 : text.rindex("]")]
+        if body:
+            features.append(body)
+    return '{"type": "FeatureCollection", "features": [' + ", ".join(features) + "]}"
 
 
 def events_geojson(events: pd.DataFrame) -> str:

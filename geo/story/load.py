@@ -212,6 +212,9 @@ class Story:
     warnings: tuple[Problem, ...] = ()
     # story.toml's [[chapters]] in date order; empty for a story told without chapters.
     chapters: tuple[Chapter, ...] = ()
+    # A big story's events stay on disk (geo.story.events_store.EventStore): then ``events``
+    # holds only every event's category and place_id, in order, and the rest is queried.
+    store: Any = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -562,6 +565,17 @@ def _load_events(
     return out
 
 
+def _empty_events() -> pd.DataFrame:
+    """An events table with no rows, in the dtypes ``_load_events`` gives."""
+    out = pd.DataFrame({c: pd.Series(dtype="str") for c in EVENT_COLUMNS})
+    for col in ("date", "end_date"):
+        out[col] = pd.Series(dtype="datetime64[us]")
+    for col in FIGURES:
+        out[col] = pd.Series(dtype="Int64")
+    out["actors"] = pd.Series(dtype=object)
+    return out
+
+
 def _reported_with_other_figures(df: pd.DataFrame, out: pd.DataFrame, chk: _Checker) -> None:
     """A 'reported' event whose note gives a figure of its own: the sources disagree."""
     noted = (df["confidence"] == "reported") & df["confidence_note"].str.contains(r"\d")
@@ -810,13 +824,18 @@ def _guarded(file: str, problems: list[Problem], load: Callable[[], Any]) -> Any
 
 
 def load_story(
-    path: str | Path, limits: Limits = Limits(), *, basemap: str | Path | None = BASEMAP
+    path: str | Path,
+    limits: Limits = Limits(),
+    *,
+    basemap: str | Path | None = BASEMAP,
+    with_events: bool = True,
 ) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing its problems.
 
     ``limits`` bound the tables (UPLOAD_LIMITS for a story that came as a zip). ``basemap`` is
     the countries GeoJSON that places and fronts are checked against (the one the map draws);
-    None skips those checks.
+    None skips those checks. ``with_events=False`` leaves the events file unread (an empty
+    events table): the event store has validated it already.
     """
     path = Path(path)
     if not path.is_dir():
@@ -840,11 +859,14 @@ def load_story(
         for s in (meta or {}).get("sources", [])
         if isinstance(s, dict) and is_slug(s.get("id"))
     }
-    events = _guarded(
-        "events",
-        problems,
-        lambda: _load_events(path, problems, span, place_ids, source_ids, limits),
-    )
+    if with_events:
+        events = _guarded(
+            "events",
+            problems,
+            lambda: _load_events(path, problems, span, place_ids, source_ids, limits),
+        )
+    else:
+        events = _empty_events()
     convoy = _guarded(
         "convoy.csv", problems, lambda: _load_convoy(path, problems, span, place_ids, source_ids)
     )

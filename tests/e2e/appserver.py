@@ -63,7 +63,10 @@ class Server:
     proc: subprocess.Popen = field(repr=False)
 
 
-def start_server(tmp: Path, env_extra: dict[str, str] | None = None) -> Server:
+def start_server(
+    tmp: Path, env_extra: dict[str, str] | None = None, script: str | Path = "app.py"
+) -> Server:
+    """``streamlit run script`` (from the checkout) on a free port, once it answers healthy."""
     port = _free_port()
     log = tmp / f"streamlit-{port}.log"
     stories = tmp / "user-stories"
@@ -81,7 +84,7 @@ def start_server(tmp: Path, env_extra: dict[str, str] | None = None) -> Server:
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        str(script),
         "--server.headless",
         "true",
         "--server.port",

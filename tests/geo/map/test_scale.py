@@ -323,3 +323,22 @@ def test_bundled_story_is_drawn_as_before():
     )
     assert [len(_features(g)) for g in plain] == [len(_features(g)) for g in with_view]
     assert [_features(g) for g in plain] == [_features(g) for g in with_view]
+
+
+@pytest.mark.parametrize(
+    ("ids", "expected"),
+    [
+        (["b", "a", "b", "zz", "c"], [1, 0, 1, -1, 2]),
+        ([], []),
+        (["zz"], [-1]),
+    ],
+)
+@pytest.mark.parametrize("categorical", [False, True])
+def test_place_codes_of_plain_and_categorical_ids(ids, expected, categorical):
+    places = pd.DataFrame({"id": ["a", "b", "c"]})
+    col = pd.Series(ids, dtype="category" if categorical else "str")
+    if categorical:
+        col = col.cat.add_categories(["unused"])  # ids the window does not hold are fine
+    codes = scale.place_codes(pd.DataFrame({"place_id": col}), places)
+    assert codes.dtype == np.int32
+    assert codes.tolist() == expected

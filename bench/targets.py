@@ -1,0 +1,407 @@
+"""Issue 13's targets, measured in Chromium and interleaved with a floor app that bench writes.
+
+The floor is the least any Streamlit page with a date slider and a map can cost: a range slider
+and an ``st_folium`` map whose one marker is updated in place on every move. Each Dateline page
+is measured in the same browser, move for move, alternating with the floor, so a busy machine
+slows both alike and the ratios hold.
+
+Per page: first open → the map's layers painted; a slider move (the window's end one day back,
+a key press on the thumb) → the map's layers repainted, and → the page idle (Streamlit's
+``data-test-script-state`` back to ``notRunning`` with no new run within a quiet period);
+websocket bytes sent and received per move, from the DevTools protocol; the server's memory.
+A big story's cold open is its first open on a new server whose disk cache is already built.
+"""
+
+from __future__ import annotations
+
+import base64
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
+
+LIMIT_S = 60.0
+QUIET_S = 1.0  # a move's page is idle once no new script run starts for this long
+FLOOR_APP = '''"""The floor (written by bench): a range slider and a one-marker st_folium."""
+
+import sys
+from datetime import date, timedelta
+
+sys.path.insert(0, {root!r})
+
+import folium
+import streamlit as st
+from streamlit_folium import st_folium
+
+from geo.map.assets import localize
+
+start, end = st.slider(
+    "Dates",
+    min_value=date(2017, 8, 1),
+    max_value=date(2017, 8, 31),
+    value=(date(2017, 8, 1), date(2017, 8, 31)),
+    step=timedelta(days=1),
+    key="window",
+)
+m = folium.Map(location=[34.2, 36.5], zoom_start=8, tiles=None)
+marker = folium.FeatureGroup(name="marker")
+folium.CircleMarker([34.0 + end.day / 100, 36.5], radius=6, tooltip=str(end)).add_to(marker)
+st_folium(
+    localize(m),
+    key="map",
+    feature_group_to_add=localize(marker),
+    returned_objects=[],
+    use_container_width=True,
+    height=620,
+)
+'''
+# Logged in the page: key presses and each change of Streamlit's script state, in page time.
+_RECORDER = """() => {
+    if (window.benchLog) { window.benchLog = []; return; }
+    window.benchLog = [];
+    const app = document.querySelector("[data-testid='stApp']");
+    new MutationObserver(() => {
+        window.benchLog.push([app.dataset.testScriptState, performance.now()]);
+    }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+    document.addEventListener('keydown', () => { window.benchPress = performance.now(); },
+                              {capture: true});
+}"""
+_DRAWN = """() => {
+    const groups = window.feature_group || [];
+    let n = 0;
+    const walk = (layer) => {
+        if (layer.getLayers) { layer.getLayers().forEach(walk); } else { n++; }
+    };
+    groups.forEach((g) => { if (g._map) { walk(g); } });
+    return n > 0;
+}"""
+_PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def write_floor(folder: Path) -> Path:
+    """The floor app in ``folder``, beside a link to the checkout's static files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    static = folder / "static"
+    if not static.exists():
+        static.symlink_to(ROOT / "static", target_is_directory=True)
+    app = folder / "floor_app.py"
+    app.write_text(FLOOR_APP.format(root=str(ROOT)), encoding="utf-8")
+    return app
+
+
+def build_caches(cache: Path, labels: list[str]) -> dict[str, float]:
+    """Check and cache each big story once (a child process each), timed: the first open ever."""
+    out = {}
+    for label in labels:
+        path = ensure_story(SIZES[label])
+        code = (
+            "import sys; from geo.story.events_store import open_store; "
+            f"open_store({str(path)!r}, {str(cache / 'event-store')!r})"
+        )
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        out[label] = time.perf_counter() - t0
+    return out
+
+
+def server_memory(pid: int) -> dict[str, float]:
+    """The server's resident memory now and at its peak (VmRSS, VmHWM), in MB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0]) / 1024
+    return {"rss_mb": fields.get("VmRSS"), "peak_mb": fields.get("VmHWM")}
+
+
+def _wait_idle(pid: int, timeout: float = LIMIT_S) -> None:
+    """Wait until a server stops using CPU (a closed page's script may still be running)."""
+    ticks = 100
+
+    def cpu() -> float:
+        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(parts[11]) + int(parts[12])) / ticks
+
+    deadline = time.monotonic() + timeout
+    before = cpu()
+    while time.monotonic() < deadline:
+        time.sleep(0.3)  # a sampling interval, not a wait for a result
+        now = cpu()
+        if now - before < 0.03:
+            return
+        before = now
+
+
+class Page:
+    """One open page of an app, with its websocket traffic counted."""
+
+    def __init__(self, browser, server, query: str = ""):
+        from urllib.parse import urlparse
+
+        from tests.e2e.appserver import MAP_FRAME
+
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        host = urlparse(server.url).netloc
+
+        def route(r):
+            parsed = urlparse(r.request.url)
+            if parsed.scheme in ("data", "blob") or parsed.netloc == host:
+                r.continue_()
+            else:
+                r.abort()
+
+        self.context.route("**/*", route)
+        self.page = self.context.new_page()
+        self.bytes = 0
+        cdp = self.context.new_cdp_session(self.page)
+        cdp.send("Network.enable")
+        cdp.on("Network.webSocketFrameReceived", self._count)
+        cdp.on("Network.webSocketFrameSent", self._count)
+        t0 = time.perf_counter()
+        self.page.goto(f"{server.url}/{query}", timeout=LIMIT_S * 1000)
+        handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
+        self.frame = handle.content_frame()
+        self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
+        self.frame.evaluate(_PAINTED)
+        self.opened = time.perf_counter() - t0
+
+    def _count(self, event: dict) -> None:
+        frame = event.get("response") or {}
+        data = frame.get("payloadData") or ""
+        # Binary frames (opcode 2, Streamlit's protobuf messages) arrive base64-encoded.
+        self.bytes += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data)
+
+    def settle(self) -> None:
+        """Idle: no script running, and none started for QUIET_S (a big map reports its view)."""
+        from tests.e2e.appserver import APP_READY
+
+        self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
+        self.page.evaluate(_RECORDER)
+        deadline = time.perf_counter() + LIMIT_S
+        while time.perf_counter() < deadline:
+            self.page.wait_for_timeout(QUIET_S * 1000)  # the quiet period itself
+            if not self.page.evaluate("window.benchLog.length"):
+                return
+            self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
+            self.page.evaluate("() => { window.benchLog = []; }")
+
+    def move(self) -> dict:
+        """One day off the window's end: seconds to the map repainted and to the page idle
+        (both from the key press, in page time), and the websocket bytes of the move."""
+        from tests.e2e.appserver import APP_READY, MAP_FRAME
+
+        _wait_idle(self.server.proc.pid)
+        self.settle()
+        self.frame.evaluate(
+            "() => { window.benchBefore = window.__GLOBAL_DATA__.last_feature_group; }"
+        )
+        self.bytes = 0
+        thumb = self.page.get_by_role("slider").nth(1)
+        thumb.focus()
+        thumb.press("ArrowLeft")
+        t0 = time.perf_counter()
+        # The map repainted: the component's layers changed, then two animation frames.
+        changed = "() => window.__GLOBAL_DATA__.last_feature_group !== window.benchBefore"
+        repaint = None
+        while time.perf_counter() - t0 < LIMIT_S:
+            try:
+                if self.frame.evaluate(changed):
+                    self.frame.evaluate(_PAINTED)
+                    repaint = self.page.evaluate("performance.now()")
+                    break
+            except Exception as exc:  # the component remounted: its new frame's drawing counts
+                if "detached" not in str(exc):
+                    raise
+                handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
+                self.frame = handle.content_frame()
+                self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
+                self.frame.evaluate(_PAINTED)
+                repaint = self.page.evaluate("performance.now()")
+                break
+            log = self.page.evaluate("window.benchLog")
+            if len(log) >= 2 and log[-1][0] == "notRunning" and time.perf_counter() - t0 > 2:
+                break  # the run ended long ago and the map did not change (no event that day)
+            self.page.wait_for_timeout(5)  # polling interval
+        # Idle: the last run's end once no new run has started for QUIET_S.
+        while True:
+            self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
+            n = self.page.evaluate("window.benchLog.length")
+            self.page.wait_for_timeout(QUIET_S * 1000)  # the quiet period itself
+            log = self.page.evaluate("window.benchLog")
+            if len(log) == n and log and log[-1][0] == "notRunning":
+                break
+        press = self.page.evaluate("window.benchPress")
+        ran = any(state == "running" for state, _ in log)
+        idle = (log[-1][1] - press) / 1000 if ran else None
+        return {
+            "repaint": None if repaint is None else (repaint - press) / 1000,
+            "idle": idle,
+            "bytes": self.bytes,
+        }
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _median(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def measure(labels: list[str], repeats: int) -> dict:
+    """Every figure of the targets table, for ``labels`` (``bundled`` and synthetic sizes)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.appserver import CHROMIUM_ARGS, chromium_path, start_server, stop_server
+
+    big = [lb for lb in labels if lb != "bundled"]
+    out: dict = {"pages": {}, "cache_build_s": {}}
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        cache = tmp / "cache"
+        print("targets: checking and caching the big stories …", file=sys.stderr, flush=True)
+        out["cache_build_s"] = build_caches(cache, big)
+        env = {"DATELINE_STORIES_DIR": str(DATA), "DATELINE_CACHE_DIR": str(cache)}
+        floor_app = write_floor(DATA / "floor")
+        servers = {}
+        try:
+            servers["floor"] = start_server(tmp / "floor", {}, script=floor_app)
+            for label in labels:
+                servers[label] = start_server(tmp / label, env)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True
+                )
+                pages = {}
+                # Cold opens first, each on its own new server (the disk cache is built).
+                for label in ["floor", *labels]:
+                    print(f"targets: opening {label} …", file=sys.stderr, flush=True)
+                    own = label in ("floor", "bundled")
+                    query = "" if own else f"?story=synthetic-{SIZES[label]}"
+                    _wait_idle(servers[label].proc.pid)
+                    page = Page(browser, servers[label], query)
+                    out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
+                    pages[label] = (page, query)
+                # Warm opens, interleaved: a new page each time on the same server.
+                for _ in range(repeats):
+                    for label, (_page, query) in pages.items():
+                        _wait_idle(servers[label].proc.pid)
+                        again = Page(browser, servers[label], query)
+                        out["pages"][label]["open"].append(again.opened)
+                        again.close()
+                # Slider moves, interleaved with the floor's.
+                for n in range(repeats * 2):
+                    for label, (page, _query) in pages.items():
+                        print(f"targets: move {n + 1} on {label} …", file=sys.stderr, flush=True)
+                        out["pages"][label]["moves"].append(page.move())
+                for label, (page, _query) in pages.items():
+                    out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
+                    page.close()
+                browser.close()
+        finally:
+            for server in servers.values():
+                stop_server(server)
+    for fig in out["pages"].values():
+        moves = fig["moves"]
+        fig["repaint"] = _median(m["repaint"] for m in moves)
+        fig["idle"] = _median(m["idle"] for m in moves)
+        fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
+        fig["open_median"] = _median(fig["open"])
+    return out
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def _ms(x: float | None) -> str:
+    if x is None:
+        return "not measured"
+    return f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def _kb(x: float | None) -> str:
+    return "not measured" if x is None else f"{x / 1000:.1f} KB"
+
+
+def _mb(x: float | None) -> str:
+    return "not measured" if x is None else f"{x:,.0f} MB"
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or not b else a / b
+
+
+def _verdict(value: float | None, limit: float, text: str) -> str:
+    if value is None:
+        return "not measured"
+    return f"met ({text})" if value <= limit else f"**missed** ({text})"
+
+
+def report(figs: dict) -> list[str]:
+    """The issue's targets table and the raw figures per page."""
+    pages = figs.get("pages", {})
+    floor = pages.get("floor", {})
+    lines = ["| Target | Measured | Result |", "|---|---|---|"]
+
+    def ratio_row(what: str, key: str, limit: float) -> None:
+        mine, base = pages.get("bundled", {}).get(key), floor.get(key)
+        r = _ratio(mine, base)
+        text = f"{r:.2f}× ({_ms(mine)} vs floor {_ms(base)})" if r else "not measured"
+        verdict = _verdict(r, limit, f"≤ {limit}×")
+        lines.append(f"| bundled: {what}, vs the floor app | {text} | {verdict} |")
+
+    ratio_row("slider → map repainted", "repaint", 1.2)
+    ratio_row("slider → page idle", "idle", 1.3)
+    b = pages.get("bundled", {}).get("bytes")
+    lines.append(
+        f"| bundled: websocket bytes per move | {_kb(b)} (floor {_kb(floor.get('bytes'))}) "
+        f"| {_verdict(b, 10_000, '≤ 10 KB')} |"
+    )
+    ratio_row("first open → map drawn", "open_median", 1.3)
+    if "100k" in pages:
+        v = pages["100k"].get("idle")
+        verdict = _verdict(v, 0.3, "≤ 300 ms")
+        lines.append(f"| 100k events: slider → page idle | {_ms(v)} | {verdict} |")
+    if "1m" in pages:
+        p = pages["1m"]
+        mem = p.get("memory", {})
+        verdict = _verdict(p.get("idle"), 0.4, "≤ 400 ms")
+        lines.append(f"| 1M events: slider → page idle | {_ms(p.get('idle'))} | {verdict} |")
+        lines.append(
+            f"| 1M events: server memory (RSS after the moves; peak) | {_mb(mem.get('rss_mb'))}; "
+            f"peak {_mb(mem.get('peak_mb'))} "
+            f"| {_verdict(mem.get('peak_mb'), 500, '≤ 500 MB, peak')} |"
+        )
+        lines.append(
+            f"| 1M events: cold open (cached) → map drawn | {_ms(p.get('cold_open'))} "
+            f"| {_verdict(p.get('cold_open'), 3.0, '≤ 3 s')} |"
+        )
+    lines += [
+        "",
+        "| Page | Cold open | Open (median) | Slider → repainted | Slider → idle "
+        "| WS bytes / move | Server RSS | Server peak | Moves |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, p in pages.items():
+        mem = p.get("memory", {})
+        lines.append(
+            f"| {label} | {_ms(p.get('cold_open'))} | {_ms(p.get('open_median'))} "
+            f"| {_ms(p.get('repaint'))} | {_ms(p.get('idle'))} | {_kb(p.get('bytes'))} "
+            f"| {_mb(mem.get('rss_mb'))} | {_mb(mem.get('peak_mb'))} | {len(p.get('moves', []))} |"
+        )
+    builds = figs.get("cache_build_s") or {}
+    if builds:
+        lines += [
+            "",
+            "First open ever of a big story (checks every row and writes the disk cache, in a "
+            "child process): " + ", ".join(f"{k} {_ms(v)}" for k, v in builds.items()) + ".",
+        ]
+    return lines

@@ -1,0 +1,501 @@
+"""Big stories: events kept in a validated, date-sorted Parquet file and queried by window.
+
+A story with more than ``BIG_EVENTS`` events is validated once (``load_story``, in a child
+process so the server never holds the whole table), then written under the cache folder as
+``events.parquet`` (row groups of ``ROW_GROUP`` events in date order) plus ``summary.json``
+(facets and each row group's date range), keyed by the story files' names, sizes, mtimes and
+contents. A window query reads only the row groups that can overlap it and only the columns
+asked for, so memory follows the window, not the story.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from geo.geocoders.gazetteer import default_cache_dir
+from geo.story.load import (
+    BASEMAP,
+    EVENT_COLUMNS,
+    FIGURES,
+    Problem,
+    Story,
+    StoryError,
+    load_story,
+)
+from geo.story.timeline import filter_events
+
+# From this many events on a story's events stay on disk; below it, the pandas path.
+BIG_EVENTS = 50_000
+# A CSV this big holds about BIG_EVENTS events (the synthetic stories: ~140 bytes a row).
+BIG_CSV_BYTES = 7_000_000
+ROW_GROUP = 16_384
+CACHE_VERSION = 2
+# The build validates the whole story in a child process: bounded in time and memory.
+BUILD_TIMEOUT_S = 600
+BUILD_MEMORY_BYTES = 6 * 2**30
+# Columns the map needs of a big window (scaled layers, counts, events per day).
+MAP_COLUMNS = ("date", "end_date", "category", "place_id")
+ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
+# What the events table below the map shows (no actors: a list column is slow to convert).
+TABLE_COLUMNS = ("date", "place_name", "category", "summary", *FIGURES, "source", "confidence")
+# Read as Arrow dictionaries (pandas categoricals): a few distinct values repeated per event.
+_DICTIONARY = ("category", "place_id", "place_name", "source", "confidence")
+_SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")
+
+
+def cache_root(cache_dir: str | Path | None = None) -> Path:
+    """Where event stores live: ``<cache dir>/event-store`` (never a stories folder)."""
+    return Path(cache_dir) if cache_dir is not None else default_cache_dir() / "event-store"
+
+
+def is_big(path: str | Path) -> bool:
+    """True when the story at ``path`` has more than BIG_EVENTS events (or a CSV that size)."""
+    path = Path(path)
+    try:
+        if (path / "events.parquet").is_file():
+            return pq.read_metadata(path / "events.parquet").num_rows > BIG_EVENTS
+        csv = path / "events.csv"
+        if csv.stat().st_size > BIG_CSV_BYTES:
+            return True
+        with csv.open("rb") as fh:  # under BIG_CSV_BYTES: count its lines
+            return fh.read().count(b"\n") - 1 > BIG_EVENTS
+    except (OSError, pa.ArrowException):
+        return False  # load_story reports the broken file with its name
+
+
+def source_key(path: str | Path, basemap: str | Path | None = BASEMAP) -> str:
+    """A hash of the story's files (name, size, mtime, content) and of the basemap checked."""
+    path = Path(path)
+    digest = hashlib.blake2b(f"v{CACHE_VERSION}".encode(), digest_size=16)
+    files = sorted(f for f in path.iterdir() if f.is_file() and f.suffix in _SOURCE_SUFFIXES)
+    if basemap is not None and Path(basemap).is_file():
+        files.append(Path(basemap))
+    for f in files:
+        st = f.stat()
+        digest.update(f"{f.name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        with f.open("rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _prefix(path: Path) -> str:
+    """Entries are named by folder name and a hash of its full path: two copies of a story
+    (a test's and the benchmark's) do not prune each other."""
+    where = hashlib.blake2b(str(path.resolve()).encode(), digest_size=4).hexdigest()
+    return f"{path.name}-{where}"
+
+
+def _entry(root: Path, path: Path, key: str) -> Path:
+    return root / f"{_prefix(path)}-{key}"
+
+
+# --- building the cache ------------------------------------------------------------------------
+
+
+def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path:
+    """Validate the story and write its event store under ``root``; raise StoryError.
+
+    The files are written into a temporary folder that is renamed into place last, so a reader
+    sees a complete entry or none.
+    """
+    path, root = Path(path), Path(root)
+    story = load_story(path, basemap=basemap)
+    events = story.events
+    n = len(events)
+    place_row = pd.Index(story.places["id"]).get_indexer(events["place_id"]).astype(np.int32)
+    table = pa.Table.from_pandas(events[list(ALL_COLUMNS)], preserve_index=False)
+    last = events["end_date"].fillna(events["date"])
+    table = table.append_column("last", pa.array(last.to_numpy(), pa.timestamp("us")))
+    table = table.append_column("place_row", pa.array(place_row))
+    table = table.append_column("row", pa.array(np.arange(n, dtype=np.int64)))
+    bounds = []
+    for lo in range(0, n, ROW_GROUP):
+        part = slice(lo, min(lo + ROW_GROUP, n))
+        bounds.append([str(events["date"].iloc[part].min()), str(last.iloc[part].max())])
+    order = {c: i for i, c in enumerate(events["category"].value_counts().index)}
+    summary = {
+        "version": CACHE_VERSION,
+        "key": key,
+        "story": path.name,
+        "events": n,
+        "row_group": ROW_GROUP,
+        "row_groups": bounds,
+        "categories": sorted(order),
+        "actors": sorted({a for actors in events["actors"] for a in actors}),
+    }
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", suffix=".tmp", dir=root))
+    try:
+        pq.write_table(table, tmp / "events.parquet", row_group_size=ROW_GROUP)
+        summary["parquet_bytes"] = (tmp / "events.parquet").stat().st_size
+        (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+        final = _entry(root, path, key)
+        if final.exists() and not _complete(final):
+            shutil.rmtree(final, ignore_errors=True)  # a damaged entry: replaced, never read
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            # Another process built the same entry first: keep theirs.
+            if not _complete(final):
+                raise
+        else:
+            _prune(root, path, keep=final)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _prune(root: Path, path: Path, keep: Path) -> None:
+    """Remove this story's older entries (best effort: another process may be doing the same)."""
+    for old in root.glob(f"{_prefix(path)}-*"):
+        if old != keep and old.is_dir() and not old.name.endswith(".tmp"):
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _complete(entry: Path) -> bool:
+    """An entry is used only when its summary is readable and its Parquet has the right size."""
+    try:
+        summary = json.loads((entry / "summary.json").read_text(encoding="utf-8"))
+        return (
+            summary.get("version") == CACHE_VERSION
+            and (entry / "events.parquet").stat().st_size == summary["parquet_bytes"]
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def _build_in_child(path: Path, root: Path, key: str, basemap) -> None:
+    """Run ``build`` in a child process; its problems come back as a StoryError."""
+    cmd = [sys.executable, "-m", "geo.story.events_store", str(path), str(root), key]
+    cmd.append("" if basemap is None else str(basemap))
+    try:
+        proc = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT_S,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+    except subprocess.TimeoutExpired:
+        raise StoryError(
+            path, [Problem("events", "", f"checking took over {BUILD_TIMEOUT_S} s")]
+        ) from None
+    lines = [x for x in proc.stdout.splitlines() if x.startswith("{")]
+    if not lines:
+        tail = (proc.stderr or "").strip().splitlines()[-1:] or ["no answer"]
+        raise StoryError(path, [Problem("events", "", f"cannot be checked: {tail[0]}")])
+    answer = json.loads(lines[-1])
+    if answer.get("problems"):
+        as_problems = lambda items: [Problem(*p) for p in items]  # noqa: E731
+        raise StoryError(path, as_problems(answer["problems"]), as_problems(answer["warnings"]))
+
+
+def _child_main(argv: list[str]) -> int:
+    path, root, key, basemap = argv
+    # Set here, not with preexec_fn, which is unsafe in a threaded parent such as Streamlit.
+    resource.setrlimit(resource.RLIMIT_AS, (BUILD_MEMORY_BYTES, BUILD_MEMORY_BYTES))
+    try:
+        build(path, root, key, basemap or None)
+    except StoryError as exc:
+        rows = lambda items: [[p.file, p.where, p.message] for p in items]  # noqa: E731
+        print(json.dumps({"problems": rows(exc.problems), "warnings": rows(exc.warnings)}))
+        return 0
+    print(json.dumps({"ok": key}))
+    return 0
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def _ts(day: date | pd.Timestamp) -> pd.Timestamp:
+    return pd.Timestamp(day).normalize()
+
+
+def _bbox(bbox) -> tuple[float, float, float, float] | None:
+    if bbox is None:
+        return None
+    try:
+        south, west, north, east = (float(v) for v in bbox)
+    except (TypeError, ValueError):
+        raise ValueError(f"bbox must be (south, west, north, east), not {bbox!r}") from None
+    if not all(np.isfinite([south, west, north, east])):
+        raise ValueError(f"bbox must be finite, not {bbox!r}")
+    return south, west, north, east
+
+
+def _is_in(column: pa.ChunkedArray, values: pa.Array) -> pa.ChunkedArray:
+    """``is_in`` on a dictionary column tested once per distinct value, not once per row."""
+    if not pa.types.is_dictionary(column.type):
+        return pc.is_in(column, value_set=values)
+    chunks = []
+    for chunk in column.chunks:
+        hit = pc.is_in(chunk.dictionary, value_set=values)
+        chunks.append(pc.fill_null(pc.take(hit, chunk.indices), False))
+    return pa.chunked_array(chunks, pa.bool_())
+
+
+def _release() -> None:
+    """Hand Arrow's freed decoding buffers back to the system: mimalloc keeps them otherwise
+    (reading a million events' map columns left ~100 MB resident for an 18 MB frame; ~60 MB)."""
+    pa.default_memory_pool().release_unused()
+
+
+def _frame(table: pa.Table) -> pd.DataFrame:
+    """A table read from the store as the loader's DataFrame: labelled by row, actors lists."""
+    df = table.to_pandas()
+    df.index = pd.Index(df.pop("row").to_numpy(), name=None)
+    if "actors" in df:
+        df["actors"] = pd.Series(table["actors"].to_pylist(), index=df.index, dtype=object)
+    return df
+
+
+@dataclass(frozen=True)
+class EventStore:
+    """A big story's events on disk: window queries, counts and facets."""
+
+    folder: Path
+    summary: dict
+
+    @property
+    def events_path(self) -> Path:
+        return self.folder / "events.parquet"
+
+    @property
+    def n_events(self) -> int:
+        return int(self.summary["events"])
+
+    @property
+    def categories(self) -> list[str]:
+        return list(self.summary["categories"])
+
+    @property
+    def actors(self) -> list[str]:
+        return list(self.summary["actors"])
+
+    def row_groups(self, start: date, end: date) -> list[int]:
+        """The row groups whose events can overlap [start, end] (from their date ranges)."""
+        lo, hi = _ts(start), _ts(end)
+        return [
+            n
+            for n, (first, last) in enumerate(self.summary["row_groups"])
+            if pd.Timestamp(first) <= hi and pd.Timestamp(last) >= lo
+        ]
+
+    def batches(
+        self,
+        start: date,
+        end: date,
+        categories: Iterable[str] | None = None,
+        actors: Iterable[str] | None = None,
+        bbox=None,
+        columns: Iterable[str] | None = None,
+        place_ids: Iterable[str] | None = None,
+    ) -> Iterator[pa.Table]:
+        """The window's events one row group at a time (filtered), with ``row`` appended."""
+        cols = list(ALL_COLUMNS if columns is None else columns)
+        unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
+        if unknown:
+            raise ValueError(f"unknown column(s): {', '.join(unknown)}")
+        box = _bbox(bbox)
+        cats = None if categories is None else pa.array(list(categories), pa.string())
+        if cats is not None and set(self.categories) <= set(cats.to_pylist()):
+            cats = None  # every category chosen: no filter to pay for
+        wanted = pa.array(sorted(set(actors)), pa.string()) if actors else None
+        ids = None if place_ids is None else pa.array(list(place_ids), pa.string())
+        if (cats is not None and len(cats) == 0) or (ids is not None and len(ids) == 0):
+            return
+        if _ts(start) > _ts(end):
+            return
+        lo = pa.scalar(_ts(start).to_pydatetime(), pa.timestamp("us"))
+        hi = pa.scalar(_ts(end).to_pydatetime(), pa.timestamp("us"))
+        need = {"date", "last", "row"}
+        need |= {"category"} if cats is not None else set()
+        need |= {"actors"} if wanted is not None else set()
+        need |= {"place_id"} if ids is not None else set()
+        need |= {"lat", "lon"} if box is not None else set()
+        read = [c for c in (*cols, *sorted(need - set(cols))) if c]
+        pf = pq.ParquetFile(self.events_path, read_dictionary=[c for c in _DICTIONARY if c in read])
+        for n in self.row_groups(start, end):
+            t = pf.read_row_group(n, columns=read)
+            mask = pc.and_(pc.less_equal(t["date"], hi), pc.greater_equal(t["last"], lo))
+            if cats is not None:
+                mask = pc.and_(mask, _is_in(t["category"], cats))
+            if ids is not None:
+                mask = pc.and_(mask, _is_in(t["place_id"], ids))
+            if box is not None:
+                south, west, north, east = box
+                lat, lon = t["lat"], t["lon"]
+                inside = pc.and_(
+                    pc.and_(pc.greater_equal(lat, south), pc.less_equal(lat, north)),
+                    pc.and_(pc.greater_equal(lon, west), pc.less_equal(lon, east)),
+                )
+                mask = pc.and_(mask, pc.fill_null(inside, False))
+            if wanted is not None:
+                flat = pc.list_flatten(t["actors"])
+                parents = pc.list_parent_indices(t["actors"])
+                hit = np.zeros(len(t), dtype=bool)
+                hit[parents.to_numpy()[pc.is_in(flat, value_set=wanted).to_numpy(False)]] = True
+                mask = pc.and_(mask, pa.array(hit))
+            t = t.filter(mask)
+            if len(t):
+                yield t.select([*cols, "row"])
+
+    def window(
+        self,
+        start: date,
+        end: date,
+        categories: Iterable[str] | None = None,
+        actors: Iterable[str] | None = None,
+        bbox=None,
+        columns: Iterable[str] | None = None,
+        *,
+        place_ids: Iterable[str] | None = None,
+        limit: int | None = None,
+    ) -> pd.DataFrame:
+        """The events ``filter_events`` would give (plus a ``bbox`` and ``place_ids`` filter),
+        in date order, labelled by their row in the story, with only ``columns``.
+
+        At most ``limit`` rows (the first ones) are read when given.
+        """
+        cols = list(ALL_COLUMNS if columns is None else columns)
+        parts, n = [], 0
+        for t in self.batches(start, end, categories, actors, bbox, cols, place_ids):
+            parts.append(t)
+            n += len(t)
+            if limit is not None and n >= limit:
+                break
+        if not parts:
+            return self._empty(cols)
+        table = pa.concat_tables(parts)
+        if limit is not None:
+            table = table.slice(0, limit)
+        out = _frame(table)
+        _release()
+        return out
+
+    def frames(self, start, end, categories=None, actors=None) -> Iterator[pd.DataFrame]:
+        """The window's events with every column, one row group at a time (for downloads)."""
+        cats = None if categories is None else list(categories)
+        for t in self.batches(start, end, cats, list(actors) if actors else None):
+            yield _frame(t)
+
+    def _empty(self, cols: list[str]) -> pd.DataFrame:
+        schema = pq.read_schema(self.events_path)
+        return _frame(schema.empty_table().select([*cols, "row"]))
+
+    def count(self, start, end, categories=None, actors=None, bbox=None) -> int:
+        """How many events the window holds (reads only the columns filtered on)."""
+        return sum(len(t) for t in self.batches(start, end, categories, actors, bbox, []))
+
+    def counts_per_place(
+        self, start, end, categories=None, actors=None, n_places: int | None = None
+    ) -> np.ndarray:
+        """Events per row of ``story.places`` in the window."""
+        rows = [
+            t["place_row"].to_numpy()
+            for t in self.batches(start, end, categories, actors, None, ["place_row"])
+        ]
+        codes = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int32)
+        size = int(codes.max(initial=-1)) + 1 if n_places is None else n_places
+        return np.bincount(codes[codes >= 0], minlength=size)[:size]
+
+    def facets(self) -> tuple[list[str], list[str]]:
+        """Every category and every actor in the story."""
+        return self.categories, self.actors
+
+    def light_events(self) -> pd.DataFrame:
+        """Every event's MAP_COLUMNS, in order: dates and two categoricals, about 19 bytes an
+        event (19 MB for a million), so a window for the map is a slice, not a read."""
+        pf = pq.ParquetFile(self.events_path, read_dictionary=["category", "place_id"])
+        out = pf.read(columns=list(MAP_COLUMNS)).to_pandas()
+        _release()
+        return out
+
+
+def open_store(
+    path: str | Path,
+    cache_dir: str | Path | None = None,
+    *,
+    basemap=BASEMAP,
+    in_process: bool = False,
+) -> EventStore:
+    """The event store of the story at ``path``, built (and validated) first if needed."""
+    path, root = Path(path), cache_root(cache_dir)
+    key = source_key(path, basemap)
+    entry = _entry(root, path, key)
+    if not _complete(entry):
+        if in_process:
+            entry = build(path, root, key, basemap)
+        else:
+            _build_in_child(path, root, key, basemap)
+        if not _complete(entry):
+            raise StoryError(path, [Problem("events", "", "the checked copy was not written")])
+    summary = json.loads((entry / "summary.json").read_text(encoding="utf-8"))
+    return EventStore(entry, summary)
+
+
+def open_story(
+    path: str | Path, cache_dir: str | Path | None = None, *, basemap=BASEMAP, **kwargs
+) -> Story:
+    """``load_story`` for a small story; for a big one, a Story whose events stay on disk."""
+    if not is_big(path):
+        return load_story(path, basemap=basemap)
+    store = open_store(path, cache_dir, basemap=basemap, **kwargs)
+    story = load_story(path, basemap=basemap, with_events=False)
+    # Python strings, not Arrow ones: pandas' Arrow isin() converts each of the values it is
+    # given one by one (20,000 place ids: 150-350 ms per call on the map's every rerun).
+    places = story.places.astype({"id": object})
+    return replace(story, places=places, events=store.light_events(), store=store)
+
+
+def story_window(
+    story: Story,
+    start: date,
+    end: date,
+    categories: Iterable[str] | None = None,
+    actors: Iterable[str] | None = None,
+    *,
+    full_upto: int = 0,
+) -> pd.DataFrame:
+    """The window's events: all columns for a small story or a window of up to ``full_upto``
+    events, else only MAP_COLUMNS (a big window is drawn as counts, never listed whole).
+
+    A big story's map columns are in memory (``story.events``): without an actor filter the
+    window is sliced from them; actors are on disk only, so that filter reads the store.
+    """
+    if story.store is None:
+        return filter_events(story.events, start, end, categories, actors)
+    store: EventStore = story.store
+    cats = None if categories is None else list(categories)
+    acts = list(actors) if actors else None
+    if acts is None:
+        if cats is not None and set(store.categories) <= set(cats):
+            cats = None  # every category chosen: a slice, no copy
+        out = filter_events(story.events, start, end, cats)
+    else:
+        out = store.window(start, end, cats, acts, columns=MAP_COLUMNS)
+    if len(out) <= full_upto:
+        out = store.window(start, end, cats, acts)
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main(sys.argv[1:]))

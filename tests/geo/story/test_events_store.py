@@ -1,0 +1,285 @@
+"""Tests for geo.story.events_store: window queries against the pandas filter, the disk cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from geo.story import events_store
+from geo.story.details import place_details
+from geo.story.events_store import MAP_COLUMNS, open_store, open_story, story_window
+from geo.story.export import events_csv, events_csv_parts, events_geojson, events_geojson_parts
+from geo.story.library import find_stories
+from geo.story.load import StoryError, load_story
+from geo.story.timeline import events_per_day, filter_events
+from tests.helpers import MINI
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+from bench.generate import generate_story  # noqa: E402
+
+N_EVENTS = 3000
+ROW_GROUP = 256  # small, so a window spans several row groups and most are skipped
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A synthetic story, its pandas load and its event store (row groups of ROW_GROUP)."""
+    folder = generate_story(tmp_path_factory.mktemp("stories"), N_EVENTS, seed=11)
+    cache = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(events_store, "ROW_GROUP", ROW_GROUP)
+        store = open_store(folder, cache, in_process=True)
+    return folder, cache, load_story(folder), store
+
+
+def _bbox_mask(df: pd.DataFrame, bbox) -> pd.Series:
+    south, west, north, east = bbox
+    return (df["lat"] >= south) & (df["lat"] <= north) & (df["lon"] >= west) & (df["lon"] <= east)
+
+
+WINDOWS = [
+    (date(2017, 1, 1), date(2017, 12, 31)),
+    (date(2017, 3, 1), date(2017, 3, 31)),
+    (date(2017, 6, 15), date(2017, 6, 15)),
+    (date(2017, 12, 31), date(2017, 12, 31)),
+    (date(2016, 1, 1), date(2017, 1, 2)),
+]
+FILTERS = [
+    (None, None, None),
+    (["battle", "convoy"], None, None),
+    (None, ["ISIS"], None),
+    (["airstrike"], ["Hezbollah", "SDF"], None),
+    (None, None, (33.0, 35.5, 34.5, 37.0)),
+    (["battle"], ["Syrian Army"], (32.0, 35.0, 36.0, 39.0)),
+]
+
+
+@pytest.mark.parametrize(("start", "end"), WINDOWS)
+@pytest.mark.parametrize(("cats", "actors", "bbox"), FILTERS)
+def test_window_matches_the_pandas_filter(built, start, end, cats, actors, bbox):
+    _, _, story, store = built
+    want = filter_events(story.events, start, end, cats, actors)
+    if bbox is not None:
+        want = want[_bbox_mask(want, bbox)]
+    got = store.window(start, end, cats, actors, bbox)
+    # The same rows, in the same order, labelled by their row in the story.
+    assert got.index.tolist() == want.index.tolist()
+    assert got["id"].tolist() == want["id"].tolist()
+    for col in ("date", "end_date", "lat", "lon", "killed"):
+        pd.testing.assert_series_equal(got[col], want[col], check_names=False)
+    for col in ("category", "place_id", "summary", "source", "place_name"):
+        assert got[col].astype(str).tolist() == want[col].astype(str).tolist()
+    assert got["actors"].map(list).tolist() == want["actors"].map(list).tolist()
+    assert store.count(start, end, cats, actors, bbox) == len(want)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "cats", "actors", "bbox"),
+    [
+        (date(2017, 5, 2), date(2017, 5, 1), None, None, None),  # start after end
+        (date(2018, 1, 1), date(2018, 12, 31), None, None, None),  # after the story
+        (date(2017, 1, 1), date(2017, 12, 31), [], None, None),  # no category chosen
+        (date(2017, 1, 1), date(2017, 12, 31), ["no-such"], None, None),
+        (date(2017, 1, 1), date(2017, 12, 31), None, ["Nobody"], None),
+        (date(2017, 1, 1), date(2017, 12, 31), None, None, (0.0, 0.0, 1.0, 1.0)),
+        (date(2017, 1, 1), date(2017, 12, 31), None, None, (35.0, 36.0, 34.0, 37.0)),  # inverted
+    ],
+)
+def test_empty_windows_keep_their_columns(built, start, end, cats, actors, bbox):
+    _, _, _, store = built
+    got = store.window(start, end, cats, actors, bbox)
+    assert got.empty
+    assert list(got.columns) == list(events_store.ALL_COLUMNS)
+    assert store.window(start, end, cats, actors, bbox, columns=MAP_COLUMNS).columns.tolist() == [
+        *MAP_COLUMNS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"bbox": (float("nan"), 0, 1, 1)}, "finite"),
+        ({"bbox": (1, 2, 3)}, "south, west, north, east"),
+        ({"bbox": "33,35,34,36"}, "south, west, north, east"),
+        ({"columns": ["date", "__import__"]}, "unknown column"),
+    ],
+)
+def test_hostile_arguments_are_refused(built, kwargs, message):
+    _, _, _, store = built
+    with pytest.raises(ValueError, match=message):
+        store.window(date(2017, 1, 1), date(2017, 2, 1), **kwargs)
+
+
+def test_projection_limit_and_place_filter(built):
+    _, _, story, store = built
+    start, end = date(2017, 2, 1), date(2017, 8, 31)
+    want = filter_events(story.events, start, end)
+    got = store.window(start, end, columns=MAP_COLUMNS)
+    assert list(got.columns) == list(MAP_COLUMNS)
+    assert got.index.tolist() == want.index.tolist()
+    first = store.window(start, end, limit=10)
+    assert first["id"].tolist() == want["id"].head(10).tolist()
+    pid = want["place_id"].iloc[0]
+    here = store.window(start, end, place_ids=[pid])
+    assert here["id"].tolist() == want.loc[want["place_id"] == pid, "id"].tolist()
+    assert store.window(start, end, place_ids=[]).empty
+
+
+def test_counts_per_place_and_facets(built):
+    _, _, story, store = built
+    start, end = date(2017, 4, 1), date(2017, 9, 30)
+    want = filter_events(story.events, start, end, ["battle", "speech"])
+    codes = pd.Index(story.places["id"]).get_indexer(want["place_id"])
+    expected = np.bincount(codes, minlength=len(story.places))
+    got = store.counts_per_place(start, end, ["battle", "speech"], n_places=len(story.places))
+    assert got.tolist() == expected.tolist()
+    cats, actors = store.facets()
+    assert cats == sorted(story.events["category"].unique())
+    assert actors == sorted({a for acts in story.events["actors"] for a in acts})
+
+
+def test_events_per_day_on_map_columns_matches_the_full_window(built):
+    _, _, story, store = built
+    start, end = date(2017, 3, 10), date(2017, 4, 20)
+    full = events_per_day(filter_events(story.events, start, end), start, end)
+    light = events_per_day(store.window(start, end, columns=MAP_COLUMNS), start, end)
+    pd.testing.assert_frame_equal(light, full)
+
+
+def test_only_the_row_groups_that_can_overlap_are_read(built, monkeypatch):
+    _, _, _, store = built
+    meta = pq.read_metadata(store.events_path)
+    assert meta.num_row_groups == -(-N_EVENTS // ROW_GROUP)
+    assert all(meta.row_group(i).num_rows <= ROW_GROUP for i in range(meta.num_row_groups))
+    read: list[int] = []
+    real = pq.ParquetFile.read_row_group
+
+    def spy(self, i, *args, **kwargs):
+        read.append(i)
+        return real(self, i, *args, **kwargs)
+
+    monkeypatch.setattr(pq.ParquetFile, "read_row_group", spy)
+    day = date(2017, 7, 1)
+    got = store.window(day, day)
+    assert not got.empty
+    # Events last at most a week: a day's events sit in one or two row groups of many.
+    assert 1 <= len(read) <= 3 < meta.num_row_groups
+    assert read == store.row_groups(day, day)
+    read.clear()
+    store.window(date(2017, 1, 1), date(2017, 12, 31), limit=5)
+    assert read == [0]  # a limit stops at the first row group that fills it
+
+
+def test_the_cache_is_reused_and_follows_a_changed_file(tmp_path):
+    folder = generate_story(tmp_path / "stories", 400, seed=2)
+    cache = tmp_path / "cache"
+    first = open_store(folder, cache, in_process=True)
+    assert open_store(folder, cache, in_process=True).folder == first.folder
+    mtime = first.events_path.stat().st_mtime_ns
+    events = folder / "events.csv"
+    text = events.read_text(encoding="utf-8")
+    events.write_text(text.replace("reported near", "seen near", 1), encoding="utf-8")
+    second = open_store(folder, cache, in_process=True)
+    assert second.folder != first.folder
+    assert not first.folder.exists()  # the stale entry is pruned
+    assert "seen near" in second.window(date(2017, 1, 1), date(2017, 12, 31))["summary"].iloc[0]
+    # Same bytes, new mtime: rebuilt too (size, mtime and content all count).
+    os.utime(events, ns=(mtime, mtime + 10**9))
+    assert open_store(folder, cache, in_process=True).folder != second.folder
+
+
+def test_a_half_written_entry_is_never_used(tmp_path, monkeypatch):
+    folder = generate_story(tmp_path / "stories", 400, seed=2)
+    cache = tmp_path / "cache"
+    good = open_store(folder, cache, in_process=True)
+    want = good.window(date(2017, 1, 1), date(2017, 12, 31))["id"].tolist()
+    # A truncated Parquet (a crash while copying, a full disk): the summary's size disagrees.
+    data = good.events_path.read_bytes()
+    good.events_path.write_bytes(data[: len(data) // 2])
+    rebuilt = open_store(folder, cache, in_process=True)
+    assert rebuilt.window(date(2017, 1, 1), date(2017, 12, 31))["id"].tolist() == want
+    # A build that fails half-way leaves no entry and no temporary folder behind.
+    shutil.rmtree(rebuilt.folder)
+
+    def broken(table, where, **kwargs):
+        Path(where).write_bytes(b"PAR1 half")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(events_store.pq, "write_table", broken)
+    with pytest.raises(OSError, match="disk full"):
+        open_store(folder, cache, in_process=True)
+    assert list(cache.iterdir()) == []
+
+
+def test_the_cache_is_never_listed_as_a_story(built):
+    _, cache, _, store = built
+    assert store.folder.parent == cache
+    assert find_stories(cache) == {}
+    assert not (store.folder / "story.toml").exists()
+    summary = json.loads((store.folder / "summary.json").read_text())
+    assert summary["events"] == N_EVENTS
+
+
+def test_open_story_keeps_small_stories_on_pandas(tmp_path):
+    story = open_story(MINI, tmp_path)
+    assert story.store is None
+    pd.testing.assert_frame_equal(story.events, load_story(MINI).events)
+    assert not tmp_path.joinpath("x").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_big_story_is_checked_in_a_child_and_queried(tmp_path, monkeypatch):
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    folder = generate_story(tmp_path / "stories", 300, seed=4)
+    story = open_story(folder, tmp_path / "cache")
+    full = load_story(folder)
+    assert story.store is not None and story.store.n_events == 300
+    # story.events is light: every event's map columns, in order.
+    assert list(story.events.columns) == list(MAP_COLUMNS)
+    assert story.events["place_id"].astype(str).tolist() == full.events["place_id"].tolist()
+    start, end = date(2017, 2, 1), date(2017, 11, 30)
+    few = story_window(story, start, end, full_upto=1000)
+    want = filter_events(full.events, start, end)
+    assert few["id"].tolist() == want["id"].tolist()
+    for cats, actors in ((None, None), (["battle", "speech"], None), (None, ["ISIS"])):
+        many = story_window(story, start, end, cats, actors, full_upto=10)
+        want = filter_events(full.events, start, end, cats, actors)
+        assert list(many.columns) == list(MAP_COLUMNS)
+        assert many.index.tolist() == want.index.tolist()
+    pid = full.events["place_id"].iloc[0]
+    got, want = place_details(story, pid, start, end), place_details(full, pid, start, end)
+    assert got["events"]["id"].tolist() == want["events"]["id"].tolist()
+
+
+def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    folder = generate_story(tmp_path / "stories", 300, seed=4)
+    events = folder / "events.csv"
+    lines = events.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[5] = lines[5].replace("2017-", "17-", 1)
+    events.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(StoryError) as err:
+        open_story(folder, tmp_path / "cache")
+    assert any(p.file == "events.csv" and p.where == "line 6" for p in err.value.problems)
+    assert not any((tmp_path / "cache").glob("*/summary.json"))
+
+
+@pytest.mark.parametrize(("cats", "actors"), [(None, None), (["battle"], ["ISIS"]), ([], None)])
+def test_downloads_a_row_group_at_a_time_match_the_whole_window(built, cats, actors):
+    _, _, story, store = built
+    start, end = date(2017, 2, 1), date(2017, 5, 31)
+    want = filter_events(story.events, start, end, cats, actors)
+    parts = list(store.frames(start, end, cats, actors))
+    assert len(parts) != 1 or want.empty  # several row groups, or none
+    assert events_csv_parts(parts) == events_csv(want)
+    got = json.loads(events_geojson_parts(store.frames(start, end, cats, actors)))
+    assert got == json.loads(events_geojson(want))
