@@ -30,7 +30,7 @@ from geo.map.payload import BROWSER_LIMIT, payload_json
 from geo.map.publish import publish_html
 from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
-from geo.names import literal
+from geo.names import literal, upper_first
 from geo.story.chapters import chapter_bounds, chapter_for_url, chapter_marks
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.events_store import TABLE_COLUMNS, open_story, story_window
@@ -213,12 +213,13 @@ st.session_state.notices = []
 
 # The slider sits above the map, not in the sidebar: on a phone the sidebar covers the map.
 # --- chapters: the story's turning points, each a window, a selection and a frame ---------------
-def _ts(day: date) -> pd.Timestamp:
-    return pd.Timestamp(day)
+def _chapter(number: int | None):
+    """The story's chapter ``number``, or None."""
+    return next((c for c in story.chapters if c.number == number), None)
 
 
 def _open_chapter(number: int | None) -> None:
-    chapter = next((c for c in story.chapters if c.number == number), None)
+    chapter = _chapter(number)
     st.session_state.chapter = chapter.number if chapter else None
     if chapter is not None:
         st.session_state.window = (chapter.start, chapter.end)
@@ -234,7 +235,7 @@ if story.chapters:
         if found is None:
             st.caption("The link's chapter does not exist in this story; showing the whole story.")
         _open_chapter(found.number if found else None)
-    current = next((c for c in story.chapters if c.number == st.session_state.chapter), None)
+    current = _chapter(st.session_state.chapter)
     # A window moved away from the chapter's own leaves the chapter.
     if current is not None and st.session_state.window != (current.start, current.end):
         st.session_state.chapter, current = None, None
@@ -258,7 +259,7 @@ if story.chapters:
             key="chapter_next",
         )
         labels = {
-            c.number: f"{c.number}. {c.title} · {fmt_span(_ts(c.start), _ts(c.end))}"
+            c.number: f"{c.number}. {c.title} · {fmt_span(*map(pd.Timestamp, (c.start, c.end)))}"
             for c in story.chapters
         }
         st.session_state.chapter_pick = number or None
@@ -380,11 +381,6 @@ def window_rows(limit: int | None = None, columns=None) -> pd.DataFrame:
 words = story_words(story.meta)
 
 
-def _first_up(text: str) -> str:
-    # str.capitalize() would lower the rest: "ISIS-held" must not become "Isis-held".
-    return text[:1].upper() + text[1:]
-
-
 # --- URL reflects the current view --------------------------------------------------------------
 view = View(
     story_id,
@@ -416,7 +412,7 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
 
 
 def _chapter_view() -> dict:
-    chapter = next((c for c in story.chapters if c.number == st.session_state.get("chapter")), None)
+    chapter = _chapter(st.session_state.get("chapter"))
     if chapter is None:
         return {}
     token = f"{chapter.number}-{st.session_state.get('chapter_opened', 0)}"
@@ -426,8 +422,9 @@ def _chapter_view() -> dict:
 @st.cache_resource(max_entries=8)
 def _payload_url(path: str, fingerprint: tuple) -> str:
     # Once per story version: the file's name carries its content hash, so browsers cache it.
-    text, digest = payload_json(_load(path, fingerprint))
-    name = f"{_load(path, fingerprint).id}-{digest}.json"
+    loaded = _load(path, fingerprint)
+    text, digest = payload_json(loaded)
+    name = f"{loaded.id}-{digest}.json"
     target = ROOT / "static" / "story-data" / name
     if not target.exists():
         atomic_write_text(target, text)
@@ -571,7 +568,7 @@ with detail_col:
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
         st.markdown(
-            f"**{literal(_first_up(words['convoy']))} · {fmt_day(d['date'])}** "
+            f"**{literal(upper_first(words['convoy']))} · {fmt_day(d['date'])}** "
             f"({literal(d['group'])})"
         )
         st.markdown(
@@ -584,7 +581,7 @@ with detail_col:
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
-        st.markdown(f"**{literal(_first_up(words['enclave']))}, {side} side**")
+        st.markdown(f"**{literal(upper_first(words['enclave']))}, {side} side**")
         st.write(
             f"{fmt_span(d['valid_from'], d['valid_to'])}: reported "
             f"{reported_text(d['reported_km2'])}, "
@@ -659,7 +656,7 @@ with chart_a:
         )
         st.altair_chart(bars + _chapter_rules(start, end), width="stretch")
 with chart_b:
-    st.markdown(f"##### {literal(_first_up(words['held']))} area (reported km²)")
+    st.markdown(f"##### {literal(upper_first(words['held']))} area (reported km²)")
     area = held_area_long(story.fronts, start, end)
     if story.fronts.empty:
         st.caption(f"This story has no {literal(words['enclave'])}.")

@@ -137,3 +137,9 @@ def spreadsheet_cell(value: object) -> object:
 def html_text(value: object) -> str:
     """Any value (None, NaN, numbers, text) as HTML that shows its text and nothing else."""
     return escape(_plain(value), quote=True)
+
+
+def upper_first(text: str) -> str:
+    """``text`` with its first letter upper case and the rest as it is ("ISIS-held" stays)."""
+    # str.capitalize() would lower the rest: "ISIS-held" must not become "Isis-held".
+    return text[:1].upper() + text[1:]

@@ -25,6 +25,7 @@ from folium.elements import JSCSSMixin
 from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
 from jinja2 import Template
+from shapely.geometry import shape
 
 from geo.map import scale
 from geo.map.assets import LOCAL_CSS, LOCAL_JS, MAP_SCRIPTS, load_js, localize, script_urls
@@ -141,6 +142,14 @@ def _layer(
 def keyed_tip(html: str, key: str) -> str:
     """A tooltip's HTML with the object's key appended, hidden from the reader."""
     return f'{html}<span class="dl-key" hidden>[{escape(key)}]</span>'
+
+
+def place_tip(p) -> str:
+    """A place dot's tooltip: its name, kind and how uncertain its position is."""
+    radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
+    return keyed_tip(
+        f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small>", f"place:{p.id}"
+    )
 
 
 def events_layer(
@@ -328,10 +337,7 @@ def places_layer(
         )
     features = []
     for p in places.itertuples():
-        radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
-        tip = keyed_tip(
-            f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small>", f"place:{p.id}"
-        )
+        tip = place_tip(p)
         style = {
             "radius": 3,
             "color": "#37474f",
@@ -832,7 +838,7 @@ def view_layer(
             keep.append([float(r.lat), float(r.lon)])
     if "fronts" in layers and not story.fronts.empty:
         for f in fronts_on(story.fronts, day).itertuples():
-            x0, y0, x1, y1 = _geometry_bounds(f.geometry)
+            x0, y0, x1, y1 = shape(f.geometry).bounds
             points += [(y0, x0), (y1, x1)]
     kind, _, sel_id = (selected or "").partition(":")
     focus = _selected_point(story, kind, sel_id)
@@ -860,21 +866,6 @@ def view_layer(
     }
     StoryView(state).add_to(group)
     return group
-
-
-def _geometry_bounds(geometry: dict) -> tuple[float, float, float, float]:
-    xs, ys = [], []
-
-    def walk(c):
-        if isinstance(c[0], (int, float)):
-            xs.append(c[0])
-            ys.append(c[1])
-        else:
-            for item in c:
-                walk(item)
-
-    walk(geometry["coordinates"])
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _selected_point(story: Story, kind: str, sel_id: str) -> tuple[float, float] | None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import timedelta
-from html import escape
 
 import pandas as pd
 
@@ -22,9 +21,12 @@ from geo.map.layers import (
     fmt_day,
     fmt_span,
     keyed_tip,
+    place_tip,
     reported_text,
 )
 from geo.map.style import CONVOY_COLOUR, FAMILIES, HALTED_COLOUR, OTHER, SIDE_STYLE, family
+from geo.names import html_text as escape
+from geo.names import upper_first
 from geo.story.load import Story, story_words
 from geo.story.timeline import convoy_current, convoy_distance_km, convoy_paths, fronts_on
 
@@ -39,7 +41,6 @@ def _day(value) -> str | None:
 def _places(story: Story) -> list[dict]:
     out = []
     for p in story.places.itertuples():
-        radius = f"± {p.radius_m / 1000:g} km" if p.radius_m >= 1000 else f"± {p.radius_m} m"
         area = p.kind in AREA_KINDS or p.radius_m >= REGION_RADIUS_M
         out.append(
             {
@@ -53,10 +54,7 @@ def _places(story: Story) -> list[dict]:
                 # Filled circle for a doubt about a point; a region's radius is an extent.
                 "fill": bool(p.radius_m < REGION_RADIUS_M and p.kind not in AREA_KINDS),
                 "circle": bool(p.radius_m >= LARGE_RADIUS_M),
-                "tip": keyed_tip(
-                    f"{escape(p.name)} <small>({escape(p.kind)}, {radius})</small>",
-                    f"place:{p.id}",
-                ),
+                "tip": place_tip(p),
             }
         )
     return out
@@ -82,7 +80,7 @@ def _convoy(story: Story) -> list[dict]:
         where = r.place_name or f"{r.lat:.2f}, {r.lon:.2f}"
         group = "" if r.group == "all" else f" ({escape(r.group)})"
         tip = (
-            f"{escape(words['convoy'][:1].upper() + words['convoy'][1:])}{group} · "
+            f"{escape(upper_first(words['convoy']))}{group} · "
             f"{escape(fmt_day(r.date))} · {escape(r.status)} · {escape(where)}"
         )
         out.append(
@@ -106,7 +104,7 @@ def _fronts(story: Story) -> list[dict]:
         side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
         span = fmt_span(f.valid_from, f.valid_to)
         tip = (
-            f"{escape(words['enclave'][:1].upper() + words['enclave'][1:])}, {side['label']} · "
+            f"{escape(upper_first(words['enclave']))}, {side['label']} · "
             f"{escape(span)} · reported {reported_text(f.reported_km2)}, "
             f"drawn {f.drawn_km2:g} km² · approximate outline"
         )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from html import escape
 from pathlib import Path
 
 import pandas as pd
@@ -18,6 +17,7 @@ from geo.atomic import atomic_write_text
 from geo.map.assets import _FILES, BASEMAP_FILES, load_js
 from geo.map.layers import _CSS, figures_text, fmt_span, script_json
 from geo.map.payload import story_payload
+from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
 from geo.story.load import Story, StoryError, load_story
 
