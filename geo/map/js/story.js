@@ -299,5 +299,5 @@
             window.dlLast = current.draw(pending);
         }).catch(function (e) { console.warn('story', e); });
     };
-    window.dlStoryFormat = {day: fmtDay, span: fmtSpan, windowEvents: windowEvents};
+    window.dlStoryFormat = {day: fmtDay, span: fmtSpan};
 })();
