@@ -240,38 +240,38 @@ if story.chapters:
     if current is not None and st.session_state.window != (current.start, current.end):
         st.session_state.chapter, current = None, None
     with st.container(border=True):
-        prev_col, pick_col, next_col = st.columns([1.2, 8, 1.2], vertical_alignment="center")
         number = current.number if current else 0
-        prev_col.button(
-            "‹ Prev",
-            on_click=_open_chapter,
-            args=(max(1, number - 1),),
-            disabled=number <= 1,
-            width="stretch",
-            key="chapter_prev",
-        )
-        next_col.button(
-            "Next ›",
-            on_click=_open_chapter,
-            args=(min(len(story.chapters), number + 1),),
-            disabled=number >= len(story.chapters),
-            width="stretch",
-            key="chapter_next",
-        )
         labels = {
             c.number: f"{c.number}. {c.title} · {fmt_span(*map(pd.Timestamp, (c.start, c.end)))}"
             for c in story.chapters
         }
         st.session_state.chapter_pick = number or None
-        pick_col.selectbox(
-            "Chapter",
-            list(labels),
-            format_func=labels.get,
-            key="chapter_pick",
-            placeholder=f"The story in {len(story.chapters)} chapters: press Next to begin",
-            label_visibility="collapsed",
-            on_change=lambda: _open_chapter(st.session_state.chapter_pick),
-        )
+        # One row even on a phone, where columns stack (three rows pushed the map down 180 px).
+        with st.container(horizontal=True, vertical_alignment="center", wrap=False):
+            st.button(
+                "‹ Prev",
+                on_click=_open_chapter,
+                args=(max(1, number - 1),),
+                disabled=number <= 1,
+                key="chapter_prev",
+            )
+            st.selectbox(
+                "Chapter",
+                list(labels),
+                format_func=labels.get,
+                key="chapter_pick",
+                placeholder=f"The story in {len(story.chapters)} chapters: press Next to begin",
+                label_visibility="collapsed",
+                on_change=lambda: _open_chapter(st.session_state.chapter_pick),
+                width="stretch",
+            )
+            st.button(
+                "Next ›",
+                on_click=_open_chapter,
+                args=(min(len(story.chapters), number + 1),),
+                disabled=number >= len(story.chapters),
+                key="chapter_next",
+            )
         if current is not None:
             # Data, shown as text: never markdown.
             st.text(current.text)
