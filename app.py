@@ -11,6 +11,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
 from geo.atomic import atomic_write_text
@@ -189,14 +190,6 @@ if st.session_state.cats_for != story_id:
     st.session_state.categories = categories
     st.session_state.cats_for = story_id
 
-# Play: each rerun moves the window's end one day until the story's last day.
-if st.session_state.playing:
-    lo, hi = st.session_state.window
-    if hi >= story.end:
-        st.session_state.playing = False
-    else:
-        st.session_state.window = (lo, hi + timedelta(days=1))
-
 # --- header: title, then the timeline right above the map ----------------------------------------
 # No anchor: its link would be built from the title.
 st.subheader(literal(story.title), anchor=False)
@@ -211,7 +204,52 @@ if st.session_state.notices:
 st.session_state.notices = []
 
 
-# The slider sits above the map, not in the sidebar: on a phone the sidebar covers the map.
+with st.sidebar:
+    chosen_categories = st.multiselect("Categories", categories, key="categories")
+    chosen_actors = st.multiselect(
+        "Actors",
+        actors,
+        key="actors",
+        placeholder="All actors",
+        help="Events involving any of these",
+    )
+    st.caption("Layers")
+    layer_cols = st.columns(2)
+    layers = {
+        layer
+        for n, layer in enumerate(LAYERS)
+        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
+    }
+    st.download_button(
+        "Publish as HTML",
+        lambda: publish_html(story, st.session_state.get("chapter")),
+        f"{story_id}.html",
+        "text/html",
+        width="stretch",
+        help="One file with the map, the chapters and the sources that opens in any browser "
+        "with no internet: for an article, an e-mail or a slide.",
+        on_click="ignore",
+    )
+    st.download_button(
+        "Download this story (zip)",
+        lambda: story_zip(story.path),
+        f"{story_id}.zip",
+        "application/zip",
+        width="stretch",
+        help="The story's files; upload the zip on the New story page to add it back.",
+        on_click="ignore",
+    )
+    tiles = st.selectbox(
+        "Base map",
+        TILES,
+        format_func=TILE_NAMES.get,
+        key="tiles",
+        help="Online maps need the internet; the offline map stays underneath.",
+    )
+    with st.expander("About this story"):
+        st.markdown(literal(story.summary))
+
+
 # --- chapters: the story's turning points, each a window, a selection and a frame ---------------
 def _chapter(number: int | None):
     """The story's chapter ``number``, or None."""
@@ -228,7 +266,71 @@ def _open_chapter(number: int | None) -> None:
         st.session_state.chapter_opened = st.session_state.get("chapter_opened", 0) + 1
 
 
-if story.chapters:
+def _reset():
+    st.session_state.window = (story.start, story.end)
+    st.session_state.categories = categories
+    st.session_state.actors = []
+    st.session_state.playing = False
+    # The sidebar's filters changed too: the whole page must rerun, not only the panel.
+    st.session_state.whole_page = True
+
+
+def _rerun_panel() -> None:
+    """Rerun only the story panel when it is the part running, else the whole page."""
+    try:
+        st.rerun(scope="fragment")
+    except StreamlitAPIException:  # a full run (the first, or a sidebar change)
+        st.rerun()
+
+
+@st.cache_resource(max_entries=4)
+def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
+    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
+    s = _load(path, fingerprint)
+    return place_codes(s.events, s.places)
+
+
+@st.cache_resource(max_entries=8)
+def _payload_url(path: str, fingerprint: tuple) -> str:
+    # Once per story version: the file's name carries its content hash, so browsers cache it.
+    loaded = _load(path, fingerprint)
+    text, digest = payload_json(loaded)
+    name = f"{loaded.id}-{digest}.json"
+    target = ROOT / "static" / "story-data" / name
+    if not target.exists():
+        atomic_write_text(target, text)
+    return f"/app/static/story-data/{name}"
+
+
+@st.cache_resource(max_entries=32)
+def _chapter_frame(path: str, fingerprint: tuple, number: int) -> list | None:
+    s = _load(path, fingerprint)
+    chapter = next((c for c in s.chapters if c.number == number), None)
+    return chapter_bounds(s, chapter) if chapter else None
+
+
+def _chapter_view() -> dict:
+    chapter = _chapter(st.session_state.get("chapter"))
+    if chapter is None:
+        return {}
+    token = f"{chapter.number}-{st.session_state.get('chapter_opened', 0)}"
+    path = stories[story_id].path
+    return {
+        "view": _chapter_frame(str(path), _fingerprint(path), chapter.number),
+        "view_token": token,
+    }
+
+
+def _source_name(source_id: str) -> str:
+    return source_names.get(source_id, source_id)
+
+
+def _h(value) -> str:
+    return literal(value, html=True)
+
+
+def chapter_bar() -> None:
+    """Prev / picker / Next and the open chapter's text and sources."""
     asked = st.session_state.pop("chapter_asked", None)
     if asked is not None:
         found = chapter_for_url(asked, story.chapters)
@@ -279,160 +381,62 @@ if story.chapters:
                 "Sources: " + literal(", ".join(source_names.get(s, s) for s in current.sources))
             )
 
-slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
-with slider_col:
-    start, end = st.slider(
-        "Dates",
-        min_value=story.start,
-        max_value=story.end,
-        step=timedelta(days=1),
-        format="D MMM YYYY",
-        key="window",
-        help="Drag either end; the map shows what happened inside the window and the convoy "
-        "and front lines as they stood on its last day.",
+
+def date_controls() -> tuple[date, date]:
+    """The date slider with Play / Pause and Reset; returns the window."""
+    slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
+    with slider_col:
+        start, end = st.slider(
+            "Dates",
+            min_value=story.start,
+            max_value=story.end,
+            step=timedelta(days=1),
+            format="D MMM YYYY",
+            key="window",
+            help="Drag either end; the map shows what happened inside the window and the convoy "
+            "and front lines as they stood on its last day.",
+        )
+    # One row even on a phone, where columns stack.
+    with buttons_col, st.container(horizontal=True):
+        if st.session_state.playing:
+            if st.button("Pause", width="stretch"):
+                st.session_state.playing = False
+                _rerun_panel()
+        elif st.button("Play", width="stretch", help="Step the end date day by day"):
+            if end >= story.end:
+                st.session_state.window = (start, start)
+            st.session_state.playing = True
+            _rerun_panel()
+        st.button("Reset", width="stretch", on_click=_reset)
+    return start, end
+
+
+def write_url(start: date, end: date) -> None:
+    """The address follows the view, so a copied link opens the same map."""
+    view = View(
+        story_id,
+        start,
+        end,
+        None if chosen_categories == categories else tuple(chosen_categories),
+        tuple(chosen_actors),
+        frozenset(layers),
+        st.session_state.selected,
     )
+    params = to_params(view, default_story=default_story, span=(story.start, story.end))
+    if st.session_state.get("chapter"):
+        params["chapter"] = str(st.session_state.chapter)
+    if tiles != "offline":
+        params["tiles"] = tiles
+    # The map's script writes the reader's zoom and centre into the address itself (no rerun):
+    # keep them when the URL is rewritten, if they are sane.
+    if parse_map_view(st.query_params.get("zoom"), st.query_params.get("center")):
+        params["zoom"], params["center"] = st.query_params["zoom"], st.query_params["center"]
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)
 
 
-def _reset():
-    st.session_state.window = (story.start, story.end)
-    st.session_state.categories = categories
-    st.session_state.actors = []
-    st.session_state.playing = False
-
-
-# One row even on a phone, where columns stack.
-with buttons_col, st.container(horizontal=True):
-    if st.session_state.playing:
-        if st.button("Pause", width="stretch"):
-            st.session_state.playing = False
-            st.rerun()
-    elif st.button("Play", width="stretch", help="Step the end date day by day"):
-        if end >= story.end:
-            st.session_state.window = (start, start)
-        st.session_state.playing = True
-        st.rerun()
-    st.button("Reset", width="stretch", on_click=_reset)
-
-with st.sidebar:
-    chosen_categories = st.multiselect("Categories", categories, key="categories")
-    chosen_actors = st.multiselect(
-        "Actors",
-        actors,
-        key="actors",
-        placeholder="All actors",
-        help="Events involving any of these",
-    )
-    st.caption("Layers")
-    layer_cols = st.columns(2)
-    layers = {
-        layer
-        for n, layer in enumerate(LAYERS)
-        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
-    }
-    st.download_button(
-        "Publish as HTML",
-        lambda: publish_html(story, st.session_state.get("chapter")),
-        f"{story_id}.html",
-        "text/html",
-        width="stretch",
-        help="One file with the map, the chapters and the sources that opens in any browser "
-        "with no internet: for an article, an e-mail or a slide.",
-        on_click="ignore",
-    )
-    st.download_button(
-        "Download this story (zip)",
-        lambda: story_zip(story.path),
-        f"{story_id}.zip",
-        "application/zip",
-        width="stretch",
-        help="The story's files; upload the zip on the New story page to add it back.",
-        on_click="ignore",
-    )
-    tiles = st.selectbox(
-        "Base map",
-        TILES,
-        format_func=TILE_NAMES.get,
-        key="tiles",
-        help="Online maps need the internet; the offline map stays underneath.",
-    )
-    with st.expander("About this story"):
-        st.markdown(literal(story.summary))
-
-# A big story's window has only the map's columns unless it is small enough to list;
-# window_rows() and window_parts() read every column of (the first rows of) the window.
-events = story_window(story, start, end, chosen_categories, chosen_actors, full_upto=DETAIL_LIMIT)
-
-
-def window_parts():
-    # A big window is written a row group at a time, so a download never holds it whole.
-    if story.store is None or "summary" in events:
-        return [events]
-    return story.store.frames(start, end, chosen_categories, chosen_actors)
-
-
-def window_rows(limit: int | None = None, columns=None) -> pd.DataFrame:
-    if story.store is None or "summary" in events:
-        return events if limit is None else events.head(limit)
-    return story.store.window(
-        start, end, chosen_categories, chosen_actors, columns=columns, limit=limit
-    )
-
-
-words = story_words(story.meta)
-
-
-# --- URL reflects the current view --------------------------------------------------------------
-view = View(
-    story_id,
-    start,
-    end,
-    None if chosen_categories == categories else tuple(chosen_categories),
-    tuple(chosen_actors),
-    frozenset(layers),
-    st.session_state.selected,
-)
-params = to_params(view, default_story=default_story, span=(story.start, story.end))
-if st.session_state.get("chapter"):
-    params["chapter"] = str(st.session_state.chapter)
-if tiles != "offline":
-    params["tiles"] = tiles
-# The map's script writes the reader's zoom and centre into the address itself (no rerun): keep
-# them when the URL is rewritten, if they are sane.
-if parse_map_view(st.query_params.get("zoom"), st.query_params.get("center")):
-    params["zoom"], params["center"] = st.query_params["zoom"], st.query_params["center"]
-if params != st.query_params.to_dict():
-    st.query_params.from_dict(params)
-
-
-@st.cache_resource(max_entries=4)
-def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
-    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
-    s = _load(path, fingerprint)
-    return place_codes(s.events, s.places)
-
-
-def _chapter_view() -> dict:
-    chapter = _chapter(st.session_state.get("chapter"))
-    if chapter is None:
-        return {}
-    token = f"{chapter.number}-{st.session_state.get('chapter_opened', 0)}"
-    return {"view": chapter_bounds(story, chapter), "view_token": token}
-
-
-@st.cache_resource(max_entries=8)
-def _payload_url(path: str, fingerprint: tuple) -> str:
-    # Once per story version: the file's name carries its content hash, so browsers cache it.
-    loaded = _load(path, fingerprint)
-    text, digest = payload_json(loaded)
-    name = f"{loaded.id}-{digest}.json"
-    target = ROOT / "static" / "story-data" / name
-    if not target.exists():
-        atomic_write_text(target, text)
-    return f"/app/static/story-data/{name}"
-
-
-map_col, detail_col = st.columns([7, 3], gap="medium")
-with map_col:
+def story_map(start: date, end: date, events: pd.DataFrame) -> None:
+    """The folium map of the window; a click on an object selects it."""
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
     parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
     as_of = [w for w, df in parts if not df.empty]
@@ -451,9 +455,9 @@ with map_col:
     # A big story is drawn for the reader's view only, so zooming and panning rerun the script
     # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
     big = needs_viewport(len(story.events), len(story.places))
+    story_path = stories[story_id].path
     scaled = {}
     if big:
-        story_path = stories[story_id].path
         scaled = {
             "viewport": Viewport.from_state(st.session_state.get(map_key)),
             "codes": _place_codes(str(story_path), _fingerprint(story_path)),
@@ -465,7 +469,6 @@ with map_col:
     )
     if len(story.events) <= BROWSER_LIMIT and not big:
         # The browser has the whole story and applies the window itself: a move sends the window.
-        story_path = stories[story_id].path
         groups = browser_layers(
             _payload_url(str(story_path), _fingerprint(story_path)),
             start,
@@ -500,22 +503,13 @@ with map_col:
             f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
             "map shows through."
         )
-
-tip = (clicked or {}).get("last_object_clicked_tooltip")
-if tip and tip != st.session_state.get("last_tip"):
-    st.session_state.last_tip = tip
-    key = parse_key(tip)
-    if key:
-        st.session_state.selected = f"{key[0]}:{key[1]}"
-        st.rerun()
-
-
-def _source_name(source_id: str) -> str:
-    return source_names.get(source_id, source_id)
-
-
-def _h(value) -> str:
-    return literal(value, html=True)
+    tip = (clicked or {}).get("last_object_clicked_tooltip")
+    if tip and tip != st.session_state.get("last_tip"):
+        st.session_state.last_tip = tip
+        key = parse_key(tip)
+        if key:
+            st.session_state.selected = f"{key[0]}:{key[1]}"
+            _rerun_panel()
 
 
 def _event_lines(evs: pd.DataFrame) -> None:
@@ -540,7 +534,8 @@ def _event_lines(evs: pd.DataFrame) -> None:
         )
 
 
-with detail_col:
+def details(start: date, end: date) -> None:
+    """What the reader clicked (or a chapter selected), with its sources."""
     st.markdown("#### Details")
     sel = st.session_state.selected
     kind, _, sel_id = (sel or "").partition(":")
@@ -603,14 +598,10 @@ with detail_col:
         st.write(f"Click {listed} on the map to see what happened there.")
 
 
-def _chapter_rules(start: date, end: date) -> alt.Chart:
+def _chapter_rules(chapters) -> alt.Chart:
     """Where the story turns: a rule and a short label at each chapter's first day."""
     marks = pd.DataFrame(
-        [
-            {"day": pd.Timestamp(d), "label": label}
-            for d, label in chapter_marks(story.chapters)
-            if start <= d <= end
-        ],
+        [{"day": pd.Timestamp(d), "label": label} for d, label in chapter_marks(chapters)],
         columns=["day", "label"],
     )
     base = alt.Chart(marks)
@@ -622,14 +613,22 @@ def _chapter_rules(start: date, end: date) -> alt.Chart:
     return rules + text
 
 
-# --- timeline charts ------------------------------------------------------------------------------
-chart_a, chart_b = st.columns(2)
-with chart_a:
-    st.markdown("##### Events per day")
-    per_day = events_per_day(events, start, end)
-    if per_day.empty or per_day.to_numpy().sum() == 0:
-        st.caption("No events in the window.")
-    else:
+@st.cache_data(max_entries=16, show_spinner=False)
+def _chart_specs(
+    path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
+) -> tuple[dict | None, dict | None]:
+    """The two timeline charts of the whole story as Vega-Lite specs, once per story and filter.
+
+    They do not follow the slider: an unchanged chart is not sent again on a move (the page
+    keeps it by its hash), and the whole story around the window is what a timeline is for.
+    """
+    s = _load(path, fingerprint)
+    rules = _chapter_rules(s.chapters)
+    evs = story_window(s, s.start, s.end, cats, acts)
+    per_day = events_per_day(evs, s.start, s.end)
+    domain = alt.Scale(domain=[str(s.start), str(s.end)])
+    bars = None
+    if not per_day.empty and per_day.to_numpy().sum() > 0:
         # By family, in the map's colours: fifteen categories would need fifteen colours.
         fams = families_of(per_day.columns)
         by_family = pd.DataFrame(
@@ -643,7 +642,7 @@ with chart_a:
             alt.Chart(long[long["value"] > 0])
             .mark_bar()
             .encode(
-                x=alt.X("day:T", title=None, scale=alt.Scale(domain=[str(start), str(end)])),
+                x=alt.X("day:T", title=None, scale=domain),
                 y=alt.Y("sum(value):Q", title="events"),
                 color=alt.Color(
                     "family:N",
@@ -654,25 +653,20 @@ with chart_a:
             )
             .properties(height=220)
         )
-        st.altair_chart(bars + _chapter_rules(start, end), width="stretch")
-with chart_b:
-    st.markdown(f"##### {literal(upper_first(words['held']))} area (reported km²)")
-    area = held_area_long(story.fronts, start, end)
-    if story.fronts.empty:
-        st.caption(f"This story has no {literal(words['enclave'])}.")
-    elif area.empty:
-        st.caption("No area reported inside the date window.")
-    else:
+        bars = (bars + rules).to_dict()
+    area = held_area_long(s.fronts, s.start, s.end)
+    line = None
+    if not area.empty:
         sides = {k: v["label"] for k, v in SIDE_STYLE.items()}
         area = area.assign(
             side=area["side"].map(sides).fillna(area["side"]),
             figure=area["carried"].map({True: "carried from the last report", False: "reported"}),
         )
-        chart = (
+        line = (
             alt.Chart(area)
             .mark_line(point=True, interpolate="step-after")
             .encode(
-                x=alt.X("day:T", title=None, scale=alt.Scale(domain=[str(start), str(end)])),
+                x=alt.X("day:T", title=None, scale=domain),
                 y=alt.Y("km2:Q", title="km²"),
                 color=alt.Color(
                     "side:N",
@@ -687,47 +681,127 @@ with chart_b:
             )
             .properties(height=220)
         )
-        st.altair_chart(chart + _chapter_rules(start, end), width="stretch")
+        line = (line + rules).to_dict()
+    return bars, line
 
-# --- the filtered events, with downloads ---------------------------------------------------------
-st.markdown("##### Events in the window")
-shown = window_rows(TABLE_ROWS, TABLE_COLUMNS)
-if len(events) > TABLE_ROWS:
-    st.caption(
-        f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold them all."
+
+def timeline() -> None:
+    """Events per day and the held area over the whole story, with the chapters marked."""
+    path = stories[story_id].path
+    cats = None if chosen_categories == categories else tuple(chosen_categories)
+    bars, line = _chart_specs(str(path), _fingerprint(path), cats, tuple(chosen_actors))
+    chart_a, chart_b = st.columns(2)
+    with chart_a:
+        st.markdown("##### Events per day, whole story")
+        if bars is None:
+            st.caption("No events match the filters.")
+        else:
+            st.vega_lite_chart(bars, width="stretch")
+    with chart_b:
+        st.markdown(f"##### {literal(upper_first(words['held']))} area (reported km²)")
+        if story.fronts.empty:
+            st.caption(f"This story has no {literal(words['enclave'])}.")
+        elif line is None:
+            st.caption("No area reported.")
+        else:
+            st.vega_lite_chart(line, width="stretch")
+
+
+def events_table(start: date, end: date, events: pd.DataFrame) -> None:
+    """The window's events as a table, with CSV and GeoJSON downloads of all of them."""
+
+    def window_parts():
+        # A big window is written a row group at a time, so a download never holds it whole.
+        if story.store is None or "summary" in events:
+            return [events]
+        return story.store.frames(start, end, chosen_categories, chosen_actors)
+
+    # A big story's window has only the map's columns unless it is small enough to list.
+    if story.store is None or "summary" in events:
+        shown = events.head(TABLE_ROWS)
+    else:
+        shown = story.store.window(
+            start, end, chosen_categories, chosen_actors, columns=TABLE_COLUMNS, limit=TABLE_ROWS
+        )
+    if len(events) > TABLE_ROWS:
+        st.caption(
+            f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold "
+            "them all."
+        )
+    table = pd.DataFrame(
+        {
+            "date": shown["date"].dt.date,
+            "place": shown["place_name"],
+            "category": shown["category"],
+            "summary": shown["summary"],
+            # Records, not iterrows(): a Series per row costs ~0.3 ms, 1,000 rows a third of a s.
+            "figures": [figures_text(r) for r in shown[list(FIGURES)].to_dict("records")],
+            "source": shown["source"].map(_source_name),
+            "confidence": shown["confidence"],
+        }
     )
-table = pd.DataFrame(
-    {
-        "date": shown["date"].dt.date,
-        "place": shown["place_name"],
-        "category": shown["category"],
-        "summary": shown["summary"],
-        # Records, not iterrows(): a Series per row costs ~0.3 ms, 1,000 rows a third of a second.
-        "figures": [figures_text(r) for r in shown[list(FIGURES)].to_dict("records")],
-        "source": shown["source"].map(_source_name),
-        "confidence": shown["confidence"],
-    }
-)
-st.dataframe(table, hide_index=True, width="stretch", key="events_table")
-dl_a, dl_b, _ = st.columns([1, 1, 4])
-stem = f"{story_id}_{start}_{end}"
-# Callables: the files are made only when a reader clicks, not on every rerun.
-dl_a.download_button(
-    "Download CSV",
-    lambda: events_spreadsheet_parts(window_parts(), source_names),
-    f"{stem}.csv",
-    "text/csv",
-    on_click="ignore",
-)
-dl_b.download_button(
-    "Download GeoJSON",
-    lambda: events_geojson_parts(window_parts()),
-    f"{stem}.geojson",
-    "application/geo+json",
-    on_click="ignore",
-)
+    st.dataframe(table, hide_index=True, width="stretch", key="events_table")
+    dl_a, dl_b, _ = st.columns([1, 1, 4])
+    stem = f"{story_id}_{start}_{end}"
+    # Callables: the files are made only when a reader clicks, not on every rerun.
+    dl_a.download_button(
+        "Download CSV",
+        lambda: events_spreadsheet_parts(window_parts(), source_names),
+        f"{stem}.csv",
+        "text/csv",
+        on_click="ignore",
+    )
+    dl_b.download_button(
+        "Download GeoJSON",
+        lambda: events_geojson_parts(window_parts()),
+        f"{stem}.geojson",
+        "application/geo+json",
+        on_click="ignore",
+    )
 
-if st.session_state.playing:
-    # The pause between frames is the animation itself, not a wait for something to finish.
-    time.sleep(PLAY_STEP_SECONDS)
-    st.rerun()
+
+BELOW_TABS = ("Timeline", "Events in the window")
+
+
+# --- the part a slider move reruns ---------------------------------------------------------------
+@st.fragment
+def story_panel() -> None:
+    """Chapters, dates, map, details, timeline and table: a move reruns only this."""
+    if st.session_state.pop("whole_page", False):
+        st.rerun()
+    # Play: each rerun moves the window's end one day until the story's last day.
+    if st.session_state.playing:
+        lo, hi = st.session_state.window
+        if hi >= story.end:
+            st.session_state.playing = False
+        else:
+            st.session_state.window = (lo, hi + timedelta(days=1))
+    if story.chapters:
+        chapter_bar()
+    start, end = date_controls()
+    # A big story's window has only the map's columns unless it is small enough to list.
+    events = story_window(
+        story, start, end, chosen_categories, chosen_actors, full_upto=DETAIL_LIMIT
+    )
+    write_url(start, end)
+    map_col, detail_col = st.columns([7, 3], gap="medium")
+    with map_col:
+        story_map(start, end, events)
+    with detail_col:
+        details(start, end)
+    # Only the open tab is built and sent: the table is 20 KB a move, the charts are per story.
+    below = st.tabs(list(BELOW_TABS), key="below", on_change="rerun")
+    if below[0].open:
+        with below[0]:
+            timeline()
+    if below[1].open:
+        with below[1]:
+            events_table(start, end, events)
+    if st.session_state.playing:
+        # The pause between frames is the animation itself, not a wait for something to finish.
+        time.sleep(PLAY_STEP_SECONDS)
+        _rerun_panel()
+
+
+words = story_words(story.meta)
+story_panel()

@@ -28,7 +28,17 @@ from jinja2 import Template
 from shapely.geometry import shape
 
 from geo.map import scale
-from geo.map.assets import LOCAL_CSS, LOCAL_JS, MAP_SCRIPTS, load_js, localize, script_urls
+from geo.map.assets import (
+    LOCAL_CSS,
+    LOCAL_JS,
+    MAP_SCRIPTS,
+    MAP_STYLES,
+    load_css,
+    load_js,
+    localize,
+    script_urls,
+    style_urls,
+)
 from geo.map.style import (
     CATEGORY_COLOURS,
     CONVOY_COLOUR,
@@ -479,49 +489,6 @@ def fronts_layer(fronts: pd.DataFrame, day: date, sources: dict[str, str]) -> fo
     return group
 
 
-_CSS = """
-.leaflet-container { background: #dbe7f0; font: 13px/1.35 system-ui, sans-serif; }
-.dl-marker { background: none; border: none; }
-.dl-pin { border-radius: 50%; border: 2px solid #fff; box-shadow: 0 0 0 1px rgba(0,0,0,.45);
-          color: #fff; font-weight: 700; font-size: 11px; text-align: center;
-          box-sizing: content-box; }
-.dl-cluster { background: #263238; border-style: double; border-width: 3px; }
-.dl-ev { margin: 0 0 .5em; }
-.dl-chip { color: #fff; border-radius: 3px; padding: 0 4px; font-size: 11px; }
-.dl-src { color: #555; font-size: 11px; }
-.leaflet-popup-content h4 { margin: 0 0 .4em; font-size: 14px; }
-.dl-legend { background: rgba(255,255,255,.92); padding: 6px 8px; border-radius: 4px;
-             box-shadow: 0 1px 4px rgba(0,0,0,.3); font-size: 12px; line-height: 1.5;
-             max-height: 300px; overflow-y: auto; }
-.dl-legend summary { cursor: pointer; }
-.dl-grid { display: grid; grid-template-columns: auto auto; column-gap: 10px; }
-.dl-legend i { display: inline-block; width: 11px; height: 11px; border-radius: 50%;
-               margin-right: 5px; vertical-align: -1px; border: 1px solid #fff;
-               box-shadow: 0 0 0 1px rgba(0,0,0,.35); }
-.dl-legend .sq { border-radius: 2px; }
-.dl-legend i svg, .dl-pin svg { display: block; margin: auto; }
-.dl-legend i svg { width: 7px; height: 7px; margin-top: 2px; }
-.dl-pin svg { position: relative; top: 50%; transform: translateY(-50%); }
-.dl-label { position: absolute; white-space: nowrap; pointer-events: none; color: #3b3f45;
-            font: 11px/1.2 system-ui, sans-serif; padding: 0 1px;
-            text-shadow: 0 0 2px #fff, 0 0 2px #fff, 0 0 3px #fff, 0 0 4px #fff; }
-.dl-label-country { color: #7b766c; font-size: 12px; letter-spacing: .08em;
-                    text-transform: uppercase; }
-.dl-label-capital { font-weight: 600; }
-.dl-label-river { color: #4f7fa3; font-style: italic; }
-.dl-label-story { color: #111; font-weight: 700; font-size: 12px; }
-.dl-label-place { color: #333; font-size: 11px; }
-.dl-label-area { color: #6d6a63; font-style: italic; font-size: 11px; }
-.dl-label-selected { background: #111; color: #fff; text-shadow: none; border-radius: 2px;
-                     padding: 0 3px; }
-.dl-date { background: rgba(255,255,255,.92); padding: 3px 8px; border-radius: 4px;
-           box-shadow: 0 1px 4px rgba(0,0,0,.3); font-weight: 700; font-size: 13px; }
-.dl-date:empty { display: none; }
-.dl-fs { background: #fff; width: 30px; height: 30px; line-height: 30px; text-align: center;
-         cursor: pointer; font-size: 16px; }
-"""
-
-
 BASEMAP_URL = "/app/static/basemap/"
 
 
@@ -541,6 +508,8 @@ class Basemap(JSCSSMixin, MacroElement):
 
     _template = Template(
         """
+        {% macro header(this, kwargs) %}{% if this.inline %}<style>{{ this.css }}</style>{% endif %}
+        {% endmacro %}
         {% macro script(this, kwargs) %}
         {%- if this.inline %}{{ this.inline_js }}{% endif %}
         window.dlInitMap({{ this._parent.get_name() }}, {{ this.cfg_js }});
@@ -551,49 +520,17 @@ class Basemap(JSCSSMixin, MacroElement):
     def __init__(self, url: str | None, pinned: bool = False, inline: bool = False):
         super().__init__()
         self._name = "DatelineBasemap"
-        self.cfg_js = script_json({"base": url, "pinned": pinned})
+        self.cfg_js = script_json({"base": url, "pinned": pinned, "controls": True})
         self.inline = inline
         self.inline_js = "\n".join(load_js(n) for n in MAP_SCRIPTS) if inline else ""
+        self.css = "\n".join(load_css(n) for n in MAP_STYLES) if inline else ""
         cluster = [("markerclusterjs", LOCAL_JS["markerclusterjs"])]
         self.default_js = cluster if inline else [*cluster, *script_urls()]
         self.default_css = [
             ("markerclustercss", LOCAL_CSS["markerclustercss"]),
             ("markerclusterdefaultcss", LOCAL_CSS["markerclusterdefaultcss"]),
+            *(() if inline else style_urls()),
         ]
-
-
-class _Control(MacroElement):
-    """A Leaflet control with fixed HTML (legend, fullscreen button) and the map's CSS."""
-
-    _template = Template(
-        """
-        {% macro header(this, kwargs) %}<style>{{ this.css }}</style>{% endmacro %}
-        {% macro script(this, kwargs) %}
-        (function() {
-            var ctl = L.control({position: {{ this.position|tojson }}});
-            ctl.onAdd = function(map) {
-                var div = L.DomUtil.create('div', {{ this.css_class|tojson }});
-                div.innerHTML = {{ this.html|tojson }};
-                L.DomEvent.disableClickPropagation(div);
-                L.DomEvent.disableScrollPropagation(div);
-                {{ this.on_add }}
-                return div;
-            };
-            ctl.addTo({{ this._parent.get_name() }});
-        })();
-        {% endmacro %}
-        """
-    )
-
-    def __init__(self, html: str, position: str, css_class: str, css: str = "", on_add: str = ""):
-        super().__init__()
-        self._name = "DatelineControl"
-        self.html, self.position, self.css_class = html, position, css_class
-        self.css, self.on_add = css, on_add
-
-
-# Open on a roomy map; folded on a small one, where it would hide the enclave.
-_LEGEND_OPEN_WHEN_ROOMY = load_js("legend_open")
 
 
 def legend_rows(
@@ -616,47 +553,6 @@ def legend_rows(
     if circles:
         rows.append({"colour": "#eef2f5", "dashed": True, "label": "place uncertainty"})
     return rows
-
-
-def _legend_html(rows: list[dict]) -> str:
-    items = []
-    for r in rows:
-        cls = ' class="sq"' if r.get("shape") == "sq" else ""
-        border = "border:1px dashed #5a6b7b;" if r.get("dashed") else ""
-        items.append(
-            f'<span><i{cls} style="background:{r["colour"]};{border}">{r.get("symbol", "")}</i>'
-            f"{escape(r['label'])}</span>"
-        )
-    return (
-        "<details><summary><b>Legend</b></summary><div class='dl-grid'>"
-        + "".join(items)
-        + "</div></details>"
-    )
-
-
-def legend(
-    categories: list[str],
-    convoy: bool = True,
-    fronts: bool = True,
-    words: dict[str, str] | None = None,
-) -> _Control:
-    """The legend for the whole story; the map's script lists only what is shown after that."""
-    rows = legend_rows(categories, convoy, fronts, words or story_words({}))
-    return _Control(
-        _legend_html(rows), "bottomright", "dl-legend", css=_CSS, on_add=_LEGEND_OPEN_WHEN_ROOMY
-    )
-
-
-_FULLSCREEN_SVG = (
-    '<svg width="16" height="16" viewBox="0 0 16 16" style="vertical-align:-3px" fill="none" '
-    'stroke="#333" stroke-width="2"><path d="M1 6V1h5M10 1h5v5M15 10v5h-5M6 15H1v-5"/></svg>'
-)
-
-
-def fullscreen_button() -> _Control:
-    """A button that shows the map full screen (Leaflet's own fullscreen plugin needs a CDN)."""
-    on_add = load_js("fullscreen")
-    return _Control(_FULLSCREEN_SVG, "topleft", "leaflet-bar dl-fs", on_add=on_add)
 
 
 # Online base layers, off unless the reader switches one on: (name, URL template, attribution).
@@ -727,10 +623,6 @@ def base_map(
         # Above the offline basemap (js/basemap.js puts the tile pane there): where tiles fail to
         # load, the offline land, borders and labels still show through.
         folium.TileLayer(url, name=name, attr=attr, max_zoom=19).add_to(m)
-    categories = sorted(set(story.events["category"].unique()), key=list(CATEGORY_COLOURS).index)
-    words = story_words(story.meta)
-    legend(categories, not story.convoy.empty, not story.fronts.empty, words).add_to(m)
-    fullscreen_button().add_to(m)
     if "zoom" not in view and pinned is None:
         m.fit_bounds(bounds, padding=(20, 20))
     return localize(m)

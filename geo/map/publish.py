@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 from geo.atomic import atomic_write_text
-from geo.map.assets import _FILES, BASEMAP_FILES, load_js
-from geo.map.layers import _CSS, figures_text, fmt_span, script_json
+from geo.map.assets import _FILES, BASEMAP_FILES, load_css, load_js
+from geo.map.layers import figures_text, fmt_span, script_json
 from geo.map.payload import story_payload
 from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
@@ -97,7 +97,7 @@ def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = B
     }
     vendor = {rel: path.read_text(encoding="utf-8") for rel, path in _FILES.items()}
     css = vendor["leaflet/leaflet.css"] + vendor["markercluster/MarkerCluster.css"]
-    css += vendor["markercluster/MarkerCluster.Default.css"] + _CSS + PAGE_CSS
+    css += vendor["markercluster/MarkerCluster.Default.css"] + load_css("map") + PAGE_CSS
     scripts = [
         vendor["leaflet/leaflet.js"],
         vendor["markercluster/leaflet.markercluster.js"],

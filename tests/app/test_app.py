@@ -21,10 +21,15 @@ def _user_stories(monkeypatch, tmp_path):
     monkeypatch.delenv("DATELINE_ONLINE_TILES", raising=False)
 
 
-def run_app(**params: str) -> AppTest:
+TABLE_TAB = "Events in the window"
+
+
+def run_app(tab: str = TABLE_TAB, **params: str) -> AppTest:
+    # The tab below the map: only the open one is built (the table by default in these tests).
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     for k, v in params.items():
         at.query_params[k] = v
+    at.session_state["below"] = tab
     at.run()
     assert not at.exception, at.exception
     return at
@@ -133,3 +138,24 @@ def test_play_steps_the_window_end_to_the_last_day(monkeypatch):
     assert at.session_state.playing is False
     assert rows(at) == 6
     assert any(b.label == "Play" for b in at.button)
+
+
+def test_only_the_open_tab_below_the_map_is_built():
+    # The timeline is open by default: its two charts, and no table sent with every move.
+    at = run_app(tab="Timeline")
+    assert [t.label for t in at.tabs] == ["Timeline", TABLE_TAB]
+    assert len(at.get("vega_lite_chart")) == 2
+    assert len(at.dataframe) == 0
+    at.session_state["below"] = TABLE_TAB
+    at.run()
+    assert len(at.get("vega_lite_chart")) == 0
+    assert rows(at) > 0
+
+
+def test_timeline_charts_cover_the_whole_story_whatever_the_window():
+    # Unchanged charts are not sent again on a move: they show the story, not the window.
+    wide = run_app(tab="Timeline", story="mini")
+    narrow = run_app(tab="Timeline", story="mini", to="2017-08-10")
+    specs = [c.proto.spec for c in wide.get("vega_lite_chart")]
+    assert len(specs) == 2 and all(specs)
+    assert specs == [c.proto.spec for c in narrow.get("vega_lite_chart")]

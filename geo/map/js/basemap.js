@@ -232,6 +232,41 @@ window.dlInitMap = function (map, cfg) {
     dateBox.addTo(map);
     window.dlSetDate = function (text) { dateBox.getContainer().textContent = text; };
 
+    // --- the dashboard's controls: the legend's frame and a full-screen button ------------------
+    // Made here, not sent by the server: the component's message is re-sent on every rerun.
+    function control(position, cls, build) {
+        var ctl = L.control({position: position});
+        ctl.onAdd = function () {
+            var div = L.DomUtil.create('div', cls);
+            L.DomEvent.disableClickPropagation(div);
+            L.DomEvent.disableScrollPropagation(div);
+            build(div);
+            return div;
+        };
+        ctl.addTo(map);
+    }
+    if (cfg.controls) {
+        control('bottomright', 'dl-legend', function (div) {
+            div.innerHTML = '<details><summary><b>Legend</b></summary>' +
+                            '<div class="dl-grid"></div></details>';
+            // Open on a roomy map; folded on a small one, where it would hide the enclave.
+            var size = map.getSize();
+            div.firstChild.open = size.x >= 900 && size.y >= 560;
+        });
+        control('topleft', 'leaflet-bar dl-fs', function (div) {
+            div.innerHTML = '<svg width="16" height="16" viewBox="0 0 16 16" ' +
+                'style="vertical-align:-3px" fill="none" stroke="#333" stroke-width="2">' +
+                '<path d="M1 6V1h5M10 1h5v5M15 10v5h-5M6 15H1v-5"/></svg>';
+            div.title = 'Full screen';
+            div.setAttribute('role', 'button');
+            div.onclick = function () {
+                var el = map.getContainer();
+                if (document.fullscreenElement) { document.exitFullscreen(); }
+                else if (el.requestFullscreen) { el.requestFullscreen(); }
+            };
+        });
+    }
+
     // --- the legend lists only what is on the map -------------------------------------------
     // Labels are text; colours and symbols come from Dateline's own style table, never data.
     function legend(rows) {

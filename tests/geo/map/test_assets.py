@@ -14,12 +14,14 @@ from geo.map.assets import (
     _FILES,
     LOCAL_CSS,
     LOCAL_JS,
+    SCRIPTS_URL,
     STATIC_URL,
     NonLocalAssetError,
     install_static,
     localize,
+    style_urls,
 )
-from geo.map.layers import standalone_html
+from geo.map.layers import base_map, standalone_html
 from geo.story.load import Story, load_story
 from tests.helpers import MINI
 
@@ -71,14 +73,18 @@ def test_page_has_no_remote_script_or_stylesheet(html: str):
     urls = asset_urls(html)
     assert urls, "expected some <script src> / <link href>"
     for _tag, url in urls:
-        assert url.startswith("/app/static/vendor/"), url
+        assert url.startswith(("/app/static/vendor/", f"{SCRIPTS_URL}/")), url
         assert "http://" not in url and "https://" not in url and not url.startswith("//")
 
 
 def test_every_local_url_is_a_file_install_static_provides(html: str, tmp_path: Path):
     vendor = install_static(tmp_path)
     for _tag, url in asset_urls(html):
-        assert (vendor / url.removeprefix(STATIC_URL + "/")).is_file(), url
+        if url.startswith(SCRIPTS_URL):
+            path = tmp_path / "dateline" / url.removeprefix(SCRIPTS_URL + "/").partition("?")[0]
+        else:
+            path = vendor / url.removeprefix(STATIC_URL + "/")
+        assert path.is_file(), url
 
 
 def test_page_has_no_cdn_hosts(html: str):
@@ -203,3 +209,12 @@ def test_install_static_restores_a_deleted_file(tmp_path: Path, vendor: Path):
     (vendor / "markercluster" / "MarkerCluster.css").unlink()
     install_static(tmp_path / "static")
     assert (vendor / "markercluster" / "MarkerCluster.css").is_file()
+
+
+def test_map_stylesheet_is_linked_or_written_in(story: Story):
+    linked = base_map(story).get_root().render()
+    assert style_urls()[0][1] in linked
+    assert ".dl-pin {" not in linked
+    inline = base_map(story, inline=True).get_root().render()
+    assert ".dl-pin {" in inline
+    assert SCRIPTS_URL not in inline

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -454,31 +455,26 @@ def test_base_map_without_a_view_fits_the_places(story: Story):
     assert fit.bounds == [[33.89332, 35.50157], [34.5624, 38.28402]]
 
 
-def legend_html(m: folium.Map) -> str:
-    (ctl,) = [el for el in walk(m) if getattr(el, "css_class", None) == "dl-legend"]
-    return ctl.html
-
-
-def test_legend_lists_the_story_families_in_order(story: Story):
-    html = legend_html(base_map(story, None))
-    listed = re.findall(r"</i>([a-z ]+)</span>", html)
+def test_legend_is_made_by_the_maps_script_from_the_view_state(story: Story):
+    # The map's script makes the legend's frame and lists what each window shows.
+    (basemap,) = [el for el in walk(base_map(story)) if hasattr(el, "cfg_js")]
+    assert json.loads(basemap.cfg_js)["controls"] is True
+    view = view_layer(story, story.events, story.end, frozenset(LAYERS_ALL), None)
+    (el,) = [c for c in walk(view) if hasattr(c, "state")]
+    labels = [r["label"] for r in el.state["legend"]]
     # offensive; airstrike; ceasefire; evacuation; speech and celebration
-    assert listed[:5] == [
+    assert labels[:5] == [
         "fighting",
         "strikes",
         "deals and handovers",
         "movement",
         "speeches and statements",
     ]
-    for name in listed[:5]:
-        assert next(f for f in FAMILIES if f.label == name).colour in html
-
-
-def test_legend_has_convoy_and_both_sides_in_the_story_words(story: Story):
-    html = legend_html(base_map(story, None))
-    assert "convoy position" in html
+    colours = {r["label"]: r["colour"] for r in el.state["legend"]}
+    for name in labels[:5]:
+        assert next(f for f in FAMILIES if f.label == name).colour == colours[name]
     # The mini story has no [words]: the plain defaults.
-    assert "held, Lebanese side" in html and "held, Syrian side" in html
+    assert "convoy position" in labels
 
 
 WORDS = {"convoy": "column", "enclave": "pocket", "held": "rebel-held"}
