@@ -62,6 +62,8 @@ TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.item
 DETAIL_ROWS = 50  # events listed for one clicked place
 TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
 PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
+# Seconds each chapter stays on screen during the Tour (tests set it short).
+TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
 
 st.set_page_config(page_title="Dateline", layout="wide")
@@ -71,6 +73,9 @@ st.set_page_config(page_title="Dateline", layout="wide")
 st.markdown(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
     ".block-container h3{padding-top:0;font-size:1.25rem;line-height:1.3}"
+    ".dl-marks{position:relative;height:14px;margin:-14px 0 -6px}"
+    ".dl-marks span{position:absolute;transform:translateX(-50%);font-size:10px;line-height:14px;"
+    "color:#666;cursor:default;border-top:2px solid #999;padding:0 2px}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
     # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
@@ -147,6 +152,7 @@ if "view" not in st.session_state:
     st.session_state.window = (view.start, view.end)
     st.session_state.selected = view.selected
     st.session_state.playing = False
+    st.session_state.touring = False
     st.session_state.cats_for = None
     if view.categories is not None:
         st.session_state.categories = list(view.categories)
@@ -266,11 +272,19 @@ def _open_chapter(number: int | None) -> None:
         st.session_state.chapter_opened = st.session_state.get("chapter_opened", 0) + 1
 
 
+def _tour(on: bool) -> None:
+    st.session_state.touring = on
+    if on:
+        current = st.session_state.get("chapter") or 0
+        _open_chapter(current + 1 if 0 < current < len(story.chapters) else 1)
+
+
 def _reset():
     st.session_state.window = (story.start, story.end)
     st.session_state.categories = categories
     st.session_state.actors = []
     st.session_state.playing = False
+    st.session_state.touring = False
     # The sidebar's filters changed too: the whole page must rerun, not only the panel.
     st.session_state.whole_page = True
 
@@ -341,6 +355,7 @@ def chapter_bar() -> None:
     # A window moved away from the chapter's own leaves the chapter.
     if current is not None and st.session_state.window != (current.start, current.end):
         st.session_state.chapter, current = None, None
+        st.session_state.touring = False
     with st.container(border=True):
         number = current.number if current else 0
         labels = {
@@ -374,12 +389,36 @@ def chapter_bar() -> None:
                 disabled=number >= len(story.chapters),
                 key="chapter_next",
             )
+            if st.session_state.touring:
+                st.button("Stop tour", on_click=_tour, args=(False,), key="tour")
+            else:
+                st.button(
+                    "Tour",
+                    on_click=_tour,
+                    args=(True,),
+                    key="tour",
+                    help="Play the chapters one after another",
+                )
         if current is not None:
             # Data, shown as text: never markdown.
             st.text(current.text)
             st.caption(
                 "Sources: " + literal(", ".join(source_names.get(s, s) for s in current.sources))
             )
+
+
+def _chapter_marks_html() -> str:
+    """Each chapter's number on the slider's track at its first day; the title on hover."""
+    days = max((story.end - story.start).days, 1)
+    spans = []
+    for chapter in story.chapters:
+        f = (chapter.start - story.start).days / days
+        # The track runs between the thumbs' centres, 6 px in from each side of the column.
+        spans.append(
+            f'<span style="left:calc(6px + (100% - 12px) * {f:.4f})" '
+            f'title="{_h(chapter.title)}">{chapter.number}</span>'
+        )
+    return f'<div class="dl-marks" data-testid="dl-chapter-marks">{"".join(spans)}</div>'
 
 
 def date_controls() -> tuple[date, date]:
@@ -396,6 +435,8 @@ def date_controls() -> tuple[date, date]:
             help="Drag either end; the map shows what happened inside the window and the convoy "
             "and front lines as they stood on its last day.",
         )
+        if story.chapters:
+            st.markdown(_chapter_marks_html(), unsafe_allow_html=True)
     # One row even on a phone, where columns stack.
     with buttons_col, st.container(horizontal=True):
         if st.session_state.playing:
@@ -406,6 +447,7 @@ def date_controls() -> tuple[date, date]:
             if end >= story.end:
                 st.session_state.window = (start, start)
             st.session_state.playing = True
+            st.session_state.touring = False
             _rerun_panel()
         st.button("Reset", width="stretch", on_click=_reset)
     return start, end
@@ -478,6 +520,9 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
             layers,
             st.session_state.selected,
             fit_first=fit_first,
+            animate=st.session_state.playing,
+            # The convoy arrives a little before the next day is sent.
+            step_ms=int(PLAY_STEP_SECONDS * 850),
             **_chapter_view(),
         )
     else:
@@ -800,6 +845,15 @@ def story_panel() -> None:
     if st.session_state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(PLAY_STEP_SECONDS)
+        _rerun_panel()
+    if st.session_state.touring:
+        # Reading time for the chapter on screen, then the next; the last one ends the tour.
+        time.sleep(TOUR_STEP_SECONDS)
+        number = st.session_state.get("chapter") or 0
+        if number >= len(story.chapters):
+            st.session_state.touring = False
+        else:
+            _open_chapter(number + 1)
         _rerun_panel()
 
 

@@ -882,11 +882,14 @@ def browser_layers(
     fit_first: bool = False,
     view: list[list[float]] | None = None,
     view_token: str | None = None,
+    animate: bool = False,
+    step_ms: int = 0,
 ) -> list[folium.FeatureGroup]:
     """The map's layers for a small story drawn by ``js/story.js``: only the window travels.
 
     ``view`` (bounds) is a frame the map must take once per ``view_token`` (a chapter opened),
-    even if the reader had moved the map.
+    even if the reader had moved the map. ``animate`` (Play) moves the convoy from the last
+    window's position to this one's along its route in ``step_ms``.
 
     ``data`` is the URL of the story's payload (``geo.map.payload``), or the payload itself.
     """
@@ -902,6 +905,8 @@ def browser_layers(
         "fit_first": fit_first,
         "view": view,
         "view_token": view_token,
+        "animate": animate,
+        "step_ms": step_ms,
     }
     StoryWindow(state).add_to(group)
     return [group]

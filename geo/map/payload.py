@@ -86,6 +86,8 @@ def _convoy(story: Story) -> list[dict]:
         out.append(
             {
                 "id": r.id,
+                "g": r.group,
+                "day": r.date.date().isoformat(),
                 "lat": round(float(r.lat), 5),
                 "lon": round(float(r.lon), 5),
                 "r": int(r.radius_m),

@@ -91,6 +91,9 @@ def start_server(
         str(port),
         "--server.address",
         "127.0.0.1",
+        # The checkout is not watched: an edit made while the suite runs must not change it.
+        "--server.fileWatcherType",
+        "none",
     ]
     with log.open("wb") as fh:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)

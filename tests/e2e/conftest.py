@@ -29,7 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, gazetteer_cache) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("app"), {"DATELINE_CACHE_DIR": str(gazetteer_cache)})
+    # A short Tour step: a browser test waits for the second chapter, not eight seconds.
+    env = {"DATELINE_CACHE_DIR": str(gazetteer_cache), "DATELINE_TOUR_STEP": "1.5"}
+    srv = start_server(tmp_path_factory.mktemp("app"), env)
     yield srv
     stop_server(srv)
 

@@ -77,7 +77,55 @@
         this.map = map;
         this.data = data;
         this.group = L.layerGroup().addTo(map);
+        this.drawn = 0;       // draws so far: an animation stops when a newer draw starts
+        this.before = null;   // the last draw's day and the convoy's positions by group
+        this.trails = [];     // Play's last steps, newest first, drawn fading
     }
+
+    // --- Play: the convoy moves along its route between two days' positions ---------------------
+    var TRAIL_OPACITY = [0.95, 0.6, 0.35];
+    function near(a, b) { return Math.abs(a[0] - b[0]) < 1e-6 && Math.abs(a[1] - b[1]) < 1e-6; }
+    // The stretch of ``coords`` from the vertex nearest ``from`` to its end (the new position).
+    function tail(coords, from) {
+        var best = 0, bestD = Infinity;
+        coords.forEach(function (c, i) {
+            var d = (c[0] - from[0]) * (c[0] - from[0]) + (c[1] - from[1]) * (c[1] - from[1]);
+            if (d <= bestD) { best = i; bestD = d; }
+        });
+        var out = coords.slice(best);
+        if (!near(out[0], from)) { out.unshift(from); }
+        return out;
+    }
+    // Moves ``marker`` along ``coords`` in ``ms``, drawing its trail; frames are requested from
+    // the browser, so nothing reruns on the server while it moves.
+    Story.prototype.animate = function (marker, coords, ms, trail) {
+        var self = this, token = this.drawn, lens = [0];
+        for (var i = 1; i < coords.length; i++) {
+            var dy = coords[i][0] - coords[i - 1][0], dx = coords[i][1] - coords[i - 1][1];
+            lens.push(lens[i - 1] + Math.sqrt(dx * dx + dy * dy));
+        }
+        var total = lens[lens.length - 1];
+        if (!(total > 0) || !(ms > 0)) { return; }
+        var t0 = null;
+        window.dlTrack = [];
+        window.dlAnimating = (window.dlAnimating || 0) + 1;
+        function frame(t) {
+            if (self.drawn !== token) { window.dlAnimating--; return; }
+            if (t0 === null) { t0 = t; }
+            var f = Math.min(1, (t - t0) / ms);
+            f = f < 0.5 ? 2 * f * f : 1 - Math.pow(-2 * f + 2, 2) / 2;  // ease in and out
+            var d = f * total, k = 1;
+            while (k < lens.length - 1 && lens[k] < d) { k++; }
+            var seg = lens[k] - lens[k - 1], u = seg > 0 ? (d - lens[k - 1]) / seg : 1;
+            var a = coords[k - 1], b = coords[k];
+            var pos = [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u];
+            marker.setLatLng(pos);
+            trail.setLatLngs(coords.slice(0, k).concat([pos]));
+            window.dlTrack.push(pos);
+            if (f < 1) { L.Util.requestAnimFrame(frame); } else { window.dlAnimating--; }
+        }
+        L.Util.requestAnimFrame(frame);
+    };
 
     Story.prototype.draw = function (s) {
         var map = this.map, data = this.data, layers = new Set(s.layers);
@@ -178,16 +226,48 @@
         });
 
         // --- the convoy: route, where it is now, every position so far
-        var convoyShown = false;
+        // During Play (s.animate) the route fades, the last steps are drawn brighter behind the
+        // moving marker, and each position passed is labelled with its date.
+        var self = this, convoyShown = false, moves = [];
+        var before = this.before, stepping = s.animate && before && before.end < s.end;
+        if (!stepping) { this.trails = []; }
+        var nowAt = {};
         if (layers.has('convoy') && day.convoy) {
             convoyShown = true;
             (day.paths || []).forEach(function (path) {
                 L.polyline(path.coords, {pane: 'dlConvoyPath', color: data.colours.convoy,
-                    weight: 4, opacity: 0.8, dashArray: path.group === 'all' ? null : '8 6'})
+                    weight: 4, opacity: s.animate ? 0.3 : 0.8,
+                    dashArray: path.group === 'all' ? null : '8 6'})
                     .bindTooltip(esc(data.words.convoy) + ' ' + path.tip.charAt(0).toLowerCase() +
                                  path.tip.slice(1), {sticky: true})
                     .addTo(group);
             });
+            this.trails.slice(0, TRAIL_OPACITY.length - 1).forEach(function (step, n) {
+                step.forEach(function (coords) {
+                    L.polyline(coords, {pane: 'dlConvoyPath', color: data.colours.convoy,
+                        weight: 5, opacity: TRAIL_OPACITY[n + 1], interactive: false})
+                        .addTo(group);
+                });
+            });
+            if (s.animate) {
+                // One label per spot: ten days stranded in one place read "3 – 12 Sep".
+                var spots = [];
+                day.convoy.forEach(function (i) {
+                    var c = data.convoy[i], spot = spots.filter(function (x) {
+                        return near(x.p, [c.lat, c.lon]);
+                    })[0];
+                    if (!spot) {
+                        spot = {p: [c.lat, c.lon], first: c.day, last: c.day};
+                        spots.push(spot);
+                    }
+                    if (c.day < spot.first) { spot.first = c.day; }
+                    if (c.day > spot.last) { spot.last = c.day; }
+                });
+                spots.forEach(function (x) {
+                    labels.unshift({t: 'halt', n: fmtSpan(x.first, x.last).replace(/ \d{4}$/, ''),
+                                    p: [x.p[1], x.p[0]], r: 9, key: 'halt:' + x.first});
+                });
+            }
             var now = new Set(day.now);
             day.convoy.forEach(function (i) {
                 var c = data.convoy[i], isNow = now.has(i);
@@ -208,9 +288,29 @@
                     points.push([c.lat, c.lon]);
                     marks.push({p: [c.lon, c.lat], r: 11});
                     keep.push([c.lat, c.lon]);
+                    nowAt[c.g] = [c.lat, c.lon];
+                    // A group split off keeps moving from where the whole convoy was.
+                    var from = before && (before.now[c.g] || before.now.all);
+                    if (stepping && from && !near(from, [c.lat, c.lon])) {
+                        moves.push({marker: m, from: from, to: [c.lat, c.lon], g: c.g});
+                    }
                 }
             });
         }
+        this.drawn++;
+        this.before = {end: s.end, now: nowAt};
+        var newTrails = [];
+        moves.forEach(function (mv) {
+            var path = (day.paths || []).filter(function (p) { return p.group === mv.g; })[0];
+            var coords = path ? tail(path.coords, mv.from) : [mv.from, mv.to];
+            if (!near(coords[coords.length - 1], mv.to)) { coords.push(mv.to); }
+            var trail = L.polyline([mv.from], {pane: 'dlConvoyPath', color: data.colours.convoy,
+                weight: 5, opacity: TRAIL_OPACITY[0], interactive: false}).addTo(group);
+            mv.marker.setLatLng(mv.from);
+            self.animate(mv.marker, coords, s.step_ms || 700, trail);
+            newTrails.push(coords);
+        });
+        if (newTrails.length) { this.trails.unshift(newTrails); }
         if (cluster) { cluster.addTo(group); }
 
         // --- the selection: a ring, its name first, and always in view

@@ -1,0 +1,153 @@
+"""End-to-end: the date window applied in the map's frame, Play's moving convoy, the chapter
+marks on the slider and the Tour, with the real keyboard and mouse."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import APP_READY, map_frame
+
+pytestmark = pytest.mark.e2e
+
+SIZES = {"laptop": (1280, 720), "laptop-l": (1440, 900), "phone": (390, 844)}
+ALL_SIZES = [pytest.param(v, id=k) for k, v in SIZES.items()]
+IDLE = "[data-test-script-state='notRunning']"
+
+
+def map_js(page, script: str):
+    frame = next(f for f in page.frames if "streamlit_folium" in f.url)
+    return frame.evaluate(script)
+
+
+def ready(page):
+    frame = map_frame(page)
+    expect(frame.get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
+    # The story is drawn once its data has arrived.
+    page.frame_locator("iframe[title='streamlit_folium.st_folium']").locator(
+        ".dl-pin"
+    ).first.wait_for()
+    return frame
+
+
+def end_thumb(page):
+    return page.get_by_test_id("stSlider").get_by_role("slider").nth(1)
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_a_slider_move_redraws_the_markers_in_the_same_frame(server, page_for, size):
+    page, traffic = page_for(server, "?from=2017-08-28&to=2017-08-31", viewport=size)
+    frame = ready(page)
+    # A mark left in the map's window: a reloaded frame would lose it.
+    map_js(page, "window.dlMarkLeft = 'still here'")
+    before = map_js(page, "window.dlLast")
+    thumb = end_thumb(page)
+    thumb.focus()
+    for _ in range(3):  # back to 28 Aug, a key press at a time
+        thumb.press("ArrowLeft")
+    expect(frame.get_by_test_id("map-date")).to_have_text("As of 28 Aug 2017")
+    page.wait_for_selector(IDLE)
+    after = map_js(page, "window.dlLast")
+    assert after["events"] < before["events"], (before, after)
+    assert map_js(page, "window.dlMarkLeft") == "still here"
+    page.wait_for_function("new URL(location.href).searchParams.get('to') === '2017-08-28'")
+    assert not traffic.console_errors, traffic.console_errors
+
+
+def test_the_details_follow_a_slider_move(server, page_for):
+    page, _ = page_for(server, "?from=2017-08-21&to=2017-08-31&sel=place:baalbek")
+    ready(page)
+    panel = page.get_by_test_id("stColumn").filter(has_text="Details")
+    expect(panel).to_contain_text("celebration")
+    thumb = end_thumb(page)
+    thumb.focus()
+    thumb.press("ArrowLeft")  # 30 Aug: the celebration of 31 Aug leaves the window
+    expect(panel).not_to_contain_text("celebration")
+    expect(panel).to_contain_text("Baalbek")
+
+
+def test_a_move_sends_less_than_10_kb(server, page_for):
+    page, _ = page_for(server, "?from=2017-08-01&to=2017-09-10", viewport=SIZES["laptop-l"])
+    frame = ready(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    sizes = []
+
+    def frame_bytes(event):
+        r = event["response"]
+        data = r["payloadData"]
+        sizes.append(len(base64.b64decode(data)) if r["opcode"] == 2 else len(data.encode()))
+
+    cdp.on("Network.webSocketFrameReceived", frame_bytes)
+    cdp.on("Network.webSocketFrameSent", frame_bytes)
+    page.wait_for_selector(IDLE)
+    sizes.clear()
+    thumb = end_thumb(page)
+    thumb.focus()
+    thumb.press("ArrowLeft")
+    expect(frame.get_by_test_id("map-date")).to_have_text("As of 9 Sep 2017")
+    page.wait_for_selector(IDLE)
+    # The rerun's last message ("script finished") has arrived once the page says idle.
+    assert sizes, "no websocket traffic seen for a move"
+    assert sum(sizes) < 10_000, (sum(sizes), len(sizes))
+
+
+def test_play_moves_the_convoy_along_its_route_between_halts(server, page_for):
+    page, traffic = page_for(server, "?from=2017-08-28&to=2017-08-28", viewport=SIZES["laptop"])
+    frame = ready(page)
+    map_js(page, "window.dlMarkLeft = 'still here'")
+    page.get_by_role("button", name="Play").click()
+    expect(frame.get_by_test_id("map-date")).to_have_text("As of 30 Aug 2017", timeout=60_000)
+    page.get_by_role("button", name="Pause").click()
+    page.wait_for_selector(APP_READY)
+    map_frame(page).locator("body").evaluate("() => true")
+    frame_window = next(f for f in page.frames if "streamlit_folium" in f.url)
+    frame_window.wait_for_function("(window.dlAnimating || 0) === 0")
+    track = map_js(page, "window.dlTrack")
+    # The marker took many positions on its way, not just the two days' points.
+    distinct = {(round(a, 4), round(b, 4)) for a, b in track}
+    assert len(distinct) >= 5, track
+    halts = map_js(page, "Object.keys(window.dlByKey).filter(k => k.startsWith('convoy:'))")
+    points = [
+        tuple(round(v, 4) for v in p)
+        for p in map_js(
+            page,
+            "Object.keys(window.dlByKey).filter(k => k.startsWith('convoy:'))"
+            ".map(k => { const l = window.dlByKey[k].getLatLng(); return [l.lat, l.lng]; })",
+        )
+    ]
+    assert len(distinct - set(points)) >= 3, (distinct, halts)
+    # The days passed are labelled on the map, and the frame was never reloaded.
+    expect(frame.locator(".dl-label-halt", has_text="28 Aug")).to_have_count(1)
+    assert map_js(page, "window.dlMarkLeft") == "still here"
+    assert not traffic.console_errors, traffic.console_errors
+
+
+def test_chapter_marks_sit_on_the_slider_at_their_first_day(server, page_for):
+    page, _ = page_for(server, "?chapter=3", viewport=SIZES["laptop"])
+    ready(page)
+    marks = page.get_by_test_id("dl-chapter-marks").locator("span")
+    expect(marks).to_have_count(9)
+    lefts = [b["x"] for b in (marks.nth(i).bounding_box() for i in range(9))]
+    assert lefts == sorted(lefts)
+    # Chapter 3 is open: the window's start thumb stands over mark 3.
+    thumb = page.get_by_test_id("stSlider").get_by_role("slider").nth(0).bounding_box()
+    mark = marks.nth(2).bounding_box()
+    assert abs((thumb["x"] + thumb["width"] / 2) - (mark["x"] + mark["width"] / 2)) < 8
+
+
+def test_tour_plays_the_chapters_one_after_another(server, page_for):
+    page, _ = page_for(server, viewport=SIZES["laptop-l"])
+    ready(page)
+    page.get_by_role("button", name="Tour").click()
+    page.wait_for_function(
+        "new URL(location.href).searchParams.get('chapter') === '1'", timeout=30_000
+    )
+    page.wait_for_function(
+        "new URL(location.href).searchParams.get('chapter') === '2'", timeout=60_000
+    )
+    page.get_by_role("button", name="Stop tour").click()
+    page.wait_for_selector(APP_READY)
+    expect(page.get_by_role("button", name="Tour")).to_be_visible()
