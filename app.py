@@ -27,6 +27,7 @@ from geo.map.layers import (
     story_layers,
 )
 from geo.map.payload import BROWSER_LIMIT, payload_json
+from geo.map.png import png_window
 from geo.map.publish import publish_html
 from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
@@ -487,6 +488,7 @@ with map_col:
             fit_first=fit_first,
             **scaled,
         )
+    groups.append(png_window(start, end))
     clicked = st_folium(
         fmap,
         key=map_key,

@@ -58,16 +58,19 @@ BASEMAP_FILES = ("world-low.geojson", "world.geojson", "water.geojson", "labels.
 # The map's own scripts, served from static/dateline/ with their content hash in the URL, so the
 # browser caches them until they change.
 MAP_SCRIPTS = ("basemap", "story")
+# The "Download PNG" control (js/png.js) and the html-to-image build it draws with.
+PNG_SCRIPTS = ("vendor/html-to-image", "png")
 SCRIPTS_URL = "/app/static/dateline"
 
 
 @cache
-def script_urls() -> tuple[tuple[str, str], ...]:
-    """(name, URL) of each map script, versioned by its content."""
+def script_urls(names: tuple[str, ...] = MAP_SCRIPTS) -> tuple[tuple[str, str], ...]:
+    """(name, URL) of each of the map's scripts ``names``, versioned by its content."""
     out = []
-    for name in MAP_SCRIPTS:
+    for name in names:
         digest = hashlib.sha256((JS_DIR / f"{name}.js").read_bytes()).hexdigest()[:12]
-        out.append((f"dateline_{name}", f"{SCRIPTS_URL}/{name}.js?v={digest}"))
+        key = name.rsplit("/", 1)[-1].replace("-", "_")
+        out.append((f"dateline_{key}", f"{SCRIPTS_URL}/{name}.js?v={digest}"))
     return tuple(out)
 
 
@@ -91,7 +94,7 @@ def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
     if basemap_dir is not None:
         for name in BASEMAP_FILES:
             _copy_if_changed(basemap_dir / name, static_dir / "basemap" / name)
-    for name in MAP_SCRIPTS:
+    for name in (*MAP_SCRIPTS, *PNG_SCRIPTS):
         _copy_if_changed(JS_DIR / f"{name}.js", static_dir / "dateline" / f"{name}.js")
     return vendor
 

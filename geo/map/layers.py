@@ -29,6 +29,7 @@ from shapely.geometry import shape
 
 from geo.map import scale
 from geo.map.assets import LOCAL_CSS, LOCAL_JS, MAP_SCRIPTS, load_js, localize, script_urls
+from geo.map.png import PngButton, png_config
 from geo.map.style import (
     CATEGORY_COLOURS,
     CONVOY_COLOUR,
@@ -731,6 +732,7 @@ def base_map(
     words = story_words(story.meta)
     legend(categories, not story.convoy.empty, not story.fronts.empty, words).add_to(m)
     fullscreen_button().add_to(m)
+    PngButton(png_config(story.id, story.title, story.start, story.end), inline).add_to(m)
     if "zoom" not in view and pinned is None:
         m.fit_bounds(bounds, padding=(20, 20))
     return localize(m)
