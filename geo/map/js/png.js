@@ -12,7 +12,10 @@
                'stroke-width="1.8" aria-hidden="true"><path d="M8 1.5v8M4.5 6.5 8 10l3.5-3.5' +
                'M2 11.5v3h12v-3"/></svg>';
     // Caption rows: [font size px, weight, colour, most lines]; a hostile title stays a strip.
-    var ROWS = [[16, 700, '#1d1d1f', 3], [13, 400, '#333', 2], [11, 400, '#555', 3]];
+    // A phone-sized map gets smaller type, so a long title fits without being cut.
+    var ROWS = [[16, 700, '#1d1d1f', 4], [13, 400, '#333', 2], [11, 400, '#555', 3]];
+    var NARROW = 480, NARROW_ROWS = [[14, 700, '#1d1d1f', 4], [12, 400, '#333', 2],
+                                     [10, 400, '#555', 4]];
     var FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif';
     var PAD = 10;
 
@@ -47,7 +50,7 @@
         ctx.save();
         ctx.scale(ratio, ratio);
         var lines = [];
-        ROWS.forEach(function (row, n) {
+        (width < NARROW ? NARROW_ROWS : ROWS).forEach(function (row, n) {
             ctx.font = row[1] + ' ' + row[0] + 'px ' + FONT;
             wrap(ctx, texts[n], width - 2 * PAD, row[3]).forEach(function (t) {
                 lines.push({text: t, font: ctx.font, colour: row[2], h: Math.round(row[0] * 1.3)});
