@@ -18,6 +18,7 @@ from geo.map.publish import publish_html
 from geo.story.load import load_story
 from tests.e2e.appserver import MAP_FRAME
 from tests.e2e.conftest import OUTPUT, ROOT, map_frame
+from tests.helpers import copy_mini, replace
 
 pytestmark = pytest.mark.e2e
 
@@ -125,5 +126,32 @@ def test_download_png_from_the_published_file_offline(browser, tmp_path, viewpor
         page.keyboard.press("Enter")
     assert again.value.suggested_filename == download.suggested_filename
     assert [u for u in asked if not u.startswith("file://")] == []
+    assert not errors, errors
+    context.close()
+
+
+def test_a_title_with_markup_is_drawn_as_text(browser, tmp_path):
+    dest = copy_mini(tmp_path)
+    title = '<img src=x onerror=\\"window.hit=1\\"> & </script> \' \\"quoted\\"'
+    replace(dest / "story.toml", 'title = "Mini story for tests"', f'title = "{title}"')
+    out = tmp_path / "mini.html"
+    out.write_text(publish_html(load_story(dest)))
+    context = browser.new_context(viewport={"width": 800, "height": 600})
+    context.route("**/*", lambda r: r.continue_() if r.request.url[:5] == "file:" else r.abort())
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(out.as_uri())
+    page.wait_for_function("document.querySelectorAll('.leaflet-dlLand-pane path').length > 0")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download PNG").click()
+    assert info.value.suggested_filename == "mini_2017-08-01_2017-08-31.png"
+    data = Path(info.value.path()).read_bytes()
+    OUTPUT.mkdir(exist_ok=True)
+    (OUTPUT / "png-markup.png").write_bytes(data)  # to look at: the title, literally
+    facts = png_facts(data)
+    size = page.locator("#dl-map").evaluate("e => [e.clientWidth, e.clientHeight]")
+    assert facts["size"] == tuple(size)
+    assert page.evaluate("window.hit") is None and page.locator("img[src=x]").count() == 0
     assert not errors, errors
     context.close()
