@@ -3,7 +3,11 @@
 The picture is drawn in the browser by the vendored ``html-to-image`` (npm, MIT; refreshed by
 ``data/scripts/vendor_js.py``), with the story's title, the date window and the attribution in a
 strip across its top. The dashboard serves both scripts as static files; the published page
-inlines them.
+inlines them. In the dashboard the map lives in streamlit_folium's component iframe, whose
+sandbox (Streamlit 1.67) includes ``allow-downloads``, so the button's download works from
+inside it (tests/e2e/test_png.py checks the attribute and the download). The published page's
+policy needs nothing new: html-to-image draws through a ``data:`` SVG image (``img-src data:``)
+and the file is saved from a ``blob:`` link, which the policy does not govern.
 """
 
 from __future__ import annotations
