@@ -28,6 +28,7 @@ from geo.map.layers import (
     story_layers,
 )
 from geo.map.payload import BROWSER_LIMIT, payload_json
+from geo.map.png import png_window
 from geo.map.publish import publish_html
 from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
@@ -535,6 +536,8 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
             fit_first=fit_first,
             **scaled,
         )
+        # The picture's caption says the window: the browser-drawn story sets it itself.
+        groups.append(png_window(start, end))
     clicked = st_folium(
         fmap,
         key=map_key,

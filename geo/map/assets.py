@@ -61,6 +61,8 @@ MAP_SCRIPTS = ("basemap", "story")
 # The map's stylesheet (js/map.css) goes the same way: inside the component's message it was
 # 3.8 KB re-sent on every slider move.
 MAP_STYLES = ("map",)
+# The "Download PNG" control (js/png.js) and the html-to-image build it draws with.
+PNG_SCRIPTS = ("vendor/html-to-image", "png")
 SCRIPTS_URL = "/app/static/dateline"
 
 
@@ -68,14 +70,16 @@ def _versioned(names: tuple[str, ...], ext: str) -> tuple[tuple[str, str], ...]:
     out = []
     for name in names:
         digest = hashlib.sha256((JS_DIR / f"{name}.{ext}").read_bytes()).hexdigest()[:12]
-        out.append((f"dateline_{name}_{ext}", f"{SCRIPTS_URL}/{name}.{ext}?v={digest}"))
+        key = name.rsplit("/", 1)[-1].replace("-", "_")
+        suffix = "" if ext == "js" else f"_{ext}"
+        out.append((f"dateline_{key}{suffix}", f"{SCRIPTS_URL}/{name}.{ext}?v={digest}"))
     return tuple(out)
 
 
 @cache
-def script_urls() -> tuple[tuple[str, str], ...]:
-    """(name, URL) of each map script, versioned by its content."""
-    return _versioned(MAP_SCRIPTS, "js")
+def script_urls(names: tuple[str, ...] = MAP_SCRIPTS) -> tuple[tuple[str, str], ...]:
+    """(name, URL) of each of the map's scripts ``names``, versioned by its content."""
+    return _versioned(names, "js")
 
 
 @cache
@@ -104,7 +108,7 @@ def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
     if basemap_dir is not None:
         for name in BASEMAP_FILES:
             _copy_if_changed(basemap_dir / name, static_dir / "basemap" / name)
-    for names, ext in ((MAP_SCRIPTS, "js"), (MAP_STYLES, "css")):
+    for names, ext in (((*MAP_SCRIPTS, *PNG_SCRIPTS), "js"), (MAP_STYLES, "css")):
         for name in names:
             _copy_if_changed(JS_DIR / f"{name}.{ext}", static_dir / "dateline" / f"{name}.{ext}")
     return vendor

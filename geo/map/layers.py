@@ -39,6 +39,7 @@ from geo.map.assets import (
     script_urls,
     style_urls,
 )
+from geo.map.png import PngButton, png_config
 from geo.map.style import (
     CATEGORY_COLOURS,
     CONVOY_COLOUR,
@@ -623,6 +624,7 @@ def base_map(
         # Above the offline basemap (js/basemap.js puts the tile pane there): where tiles fail to
         # load, the offline land, borders and labels still show through.
         folium.TileLayer(url, name=name, attr=attr, max_zoom=19).add_to(m)
+    PngButton(png_config(story.id, story.title, story.start, story.end), inline).add_to(m)
     if "zoom" not in view and pinned is None:
         m.fit_bounds(bounds, padding=(20, 20))
     return localize(m)

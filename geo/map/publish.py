@@ -14,9 +14,10 @@ from pathlib import Path
 import pandas as pd
 
 from geo.atomic import atomic_write_text
-from geo.map.assets import _FILES, BASEMAP_FILES, load_css, load_js
+from geo.map.assets import _FILES, BASEMAP_FILES, PNG_SCRIPTS, load_css, load_js
 from geo.map.layers import figures_text, fmt_span, script_json
 from geo.map.payload import story_payload
+from geo.map.png import png_config
 from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
 from geo.story.load import Story, StoryError, load_story
@@ -94,6 +95,7 @@ def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = B
         "chapter": chapter,
         "texts": _texts(story),
         "view": (story.meta.get("map") or {}),
+        "png": png_config(story.id, story.title, story.start, story.end),
     }
     vendor = {rel: path.read_text(encoding="utf-8") for rel, path in _FILES.items()}
     css = vendor["leaflet/leaflet.css"] + vendor["markercluster/MarkerCluster.css"]
@@ -103,6 +105,7 @@ def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = B
         vendor["markercluster/leaflet.markercluster.js"],
         load_js("basemap"),
         load_js("story"),
+        *(load_js(n) for n in PNG_SCRIPTS),
     ]
     body = "\n".join(f"<script>{_no_close(s)}</script>" for s in scripts)
     return PAGE.format(

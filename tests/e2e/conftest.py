@@ -67,8 +67,10 @@ def page_for(browser, request):
     """Open a page on a server with non-local requests blocked; check traffic afterwards."""
     opened = []
 
-    def _open(srv: Server, query: str = "", viewport=(1400, 1000)):
-        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    def _open(srv: Server, query: str = "", viewport=(1400, 1000), scale: float = 1):
+        context = browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale
+        )
         traffic = Traffic()
         host = urlparse(srv.url).netloc
 

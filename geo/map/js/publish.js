@@ -37,6 +37,7 @@
     };
     legend.addTo(map);
     window.dlInitMap(map, {base: '', files: P.files, pinned: false});
+    window.dlPngControl(map, page.png);
 
     var days = index(page.end);
     var from = document.getElementById('dl-from'), to = document.getElementById('dl-to');
@@ -90,6 +91,7 @@
 
     function draw() {
         if (+from.value > +to.value) { from.value = to.value; }
+        window.dlPngWindow = {start: iso(+from.value), end: iso(+to.value)};
         var chapter = page.chapters.filter(function (c) { return c.n === state.chapter; })[0];
         document.getElementById('dl-window').textContent =
             window.dlStoryFormat.span(iso(+from.value), iso(+to.value));

@@ -128,6 +128,8 @@
     };
 
     Story.prototype.draw = function (s) {
+        // The window a "Download PNG" picture is captioned with (js/png.js).
+        window.dlPngWindow = {start: s.start, end: s.end};
         var map = this.map, data = this.data, layers = new Set(s.layers);
         var group = this.group;
         group.clearLayers();

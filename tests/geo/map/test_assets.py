@@ -14,11 +14,13 @@ from geo.map.assets import (
     _FILES,
     LOCAL_CSS,
     LOCAL_JS,
+    PNG_SCRIPTS,
     SCRIPTS_URL,
     STATIC_URL,
     NonLocalAssetError,
     install_static,
     localize,
+    script_urls,
     style_urls,
 )
 from geo.map.layers import base_map, standalone_html
@@ -63,6 +65,7 @@ def test_page_loads_leaflet_and_markercluster_locally(html: str):
     assert asset_urls(html) == [
         ("script", f"{STATIC_URL}/leaflet/leaflet.js"),
         ("link", f"{STATIC_URL}/leaflet/leaflet.css"),
+        *(("script", url) for _name, url in script_urls(PNG_SCRIPTS)),
         ("script", f"{STATIC_URL}/markercluster/leaflet.markercluster.js"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.css"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.Default.css"),
@@ -80,8 +83,8 @@ def test_page_has_no_remote_script_or_stylesheet(html: str):
 def test_every_local_url_is_a_file_install_static_provides(html: str, tmp_path: Path):
     vendor = install_static(tmp_path)
     for _tag, url in asset_urls(html):
-        if url.startswith(SCRIPTS_URL):
-            path = tmp_path / "dateline" / url.removeprefix(SCRIPTS_URL + "/").partition("?")[0]
+        if url.startswith(SCRIPTS_URL + "/"):  # the map's own scripts, versioned by a query
+            path = tmp_path / "dateline" / url.removeprefix(SCRIPTS_URL + "/").split("?")[0]
         else:
             path = vendor / url.removeprefix(STATIC_URL + "/")
         assert path.is_file(), url
