@@ -74,7 +74,7 @@ st.set_page_config(page_title="Dateline", layout="wide")
 st.markdown(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
     ".block-container h3{padding-top:0;font-size:1.25rem;line-height:1.3}"
-    ".dl-marks{position:relative;height:14px;margin:-14px 0 -6px}"
+    ".dl-marks{position:relative;height:14px;margin:-22px 0 0}"
     ".dl-marks span{position:absolute;transform:translateX(-50%);font-size:10px;line-height:14px;"
     "color:#666;cursor:default;border-top:2px solid #999;padding:0 2px}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
@@ -273,6 +273,15 @@ def _open_chapter(number: int | None) -> None:
         st.session_state.chapter_opened = st.session_state.get("chapter_opened", 0) + 1
 
 
+def _play(on: bool) -> None:
+    st.session_state.playing = on
+    if on:
+        st.session_state.touring = False
+        start, end = st.session_state.window
+        if end >= story.end:  # from the window's first day again
+            st.session_state.window = (start, start)
+
+
 def _tour(on: bool) -> None:
     st.session_state.touring = on
     if on:
@@ -440,16 +449,16 @@ def date_controls() -> tuple[date, date]:
             st.markdown(_chapter_marks_html(), unsafe_allow_html=True)
     # One row even on a phone, where columns stack.
     with buttons_col, st.container(horizontal=True):
-        if st.session_state.playing:
-            if st.button("Pause", width="stretch"):
-                st.session_state.playing = False
-                _rerun_panel()
-        elif st.button("Play", width="stretch", help="Step the end date day by day"):
-            if end >= story.end:
-                st.session_state.window = (start, start)
-            st.session_state.playing = True
-            st.session_state.touring = False
-            _rerun_panel()
+        # One key for both labels: the button is replaced in place, not left behind greyed.
+        playing = st.session_state.playing
+        st.button(
+            "Pause" if playing else "Play",
+            width="stretch",
+            key="play",
+            on_click=_play,
+            args=(not playing,),
+            help=None if playing else "Step the end date day by day",
+        )
         st.button("Reset", width="stretch", on_click=_reset)
     return start, end
 
@@ -584,10 +593,10 @@ def _event_lines(evs: pd.DataFrame) -> None:
 
 def details(start: date, end: date) -> None:
     """What the reader clicked (or a chapter selected), with its sources."""
-    st.markdown("#### Details")
     sel = st.session_state.selected
     kind, _, sel_id = (sel or "").partition(":")
     if kind == "place" and (d := place_details(story, sel_id, start, end)):
+        st.markdown("#### Details")
         st.markdown(f"**{literal(d['name'])}** · {literal(d['kind'])}, {literal(d['country'])}")
         if d["aliases"]:
             st.caption("Also spelled: " + literal(", ".join(d["aliases"])))
@@ -609,6 +618,7 @@ def details(start: date, end: date) -> None:
             st.markdown(f"{len(d['events'])} event(s) in the window:")
             _event_lines(d["events"])
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
+        st.markdown("#### Details")
         where = d["place_name"] or f"{d['lat']:.2f}, {d['lon']:.2f}"
         st.markdown(
             f"**{literal(upper_first(words['convoy']))} · {fmt_day(d['date'])}** "
@@ -623,6 +633,7 @@ def details(start: date, end: date) -> None:
             f"Source: {literal(_source_name(d['source']))}"
         )
     elif kind == "front" and (d := front_details(story, sel_id)):
+        st.markdown("#### Details")
         side = "Lebanese" if d["side"] == "LB" else "Syrian"
         st.markdown(f"**{literal(upper_first(words['enclave']))}, {side} side**")
         st.write(
@@ -643,7 +654,8 @@ def details(start: date, end: date) -> None:
         if not story.fronts.empty:
             things.append(f"the {literal(words['enclave'])}")
         listed = ", ".join(things[:-1]) + " or " + things[-1] if len(things) > 1 else things[0]
-        st.write(f"Click {listed} on the map to see what happened there.")
+        # One element, heading and prompt: it is then sent as a short reference on a move.
+        st.markdown(f"#### Details\n\nClick {listed} on the map to see what happened there.")
 
 
 def _chapter_rules(chapters) -> alt.Chart:
@@ -659,6 +671,11 @@ def _chapter_rules(chapters) -> alt.Chart:
         angle=90, align="left", baseline="bottom", dx=3, y=2, fontSize=9, color="#666"
     ).encode(x="day:T", text="label:N")
     return rules + text
+
+
+def _chart_title(text: str) -> alt.Title:
+    # Drawn by Vega as text, never as HTML or markdown.
+    return alt.Title(text, anchor="start", fontSize=15, fontWeight=600, offset=8)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -701,7 +718,8 @@ def _chart_specs(
             )
             .properties(height=220)
         )
-        bars = (bars + rules).to_dict()
+        bars = bars + rules
+        bars = bars.properties(title=_chart_title("Events per day, whole story")).to_dict()
     area = held_area_long(s.fronts, s.start, s.end)
     line = None
     if not area.empty:
@@ -729,7 +747,9 @@ def _chart_specs(
             )
             .properties(height=220)
         )
-        line = (line + rules).to_dict()
+        held = upper_first(story_words(s.meta)["held"])
+        line = (line + rules).properties(title=_chart_title(f"{held} area (reported km²)"))
+        line = line.to_dict()
     return bars, line
 
 
@@ -738,15 +758,14 @@ def timeline() -> None:
     path = stories[story_id].path
     cats = None if chosen_categories == categories else tuple(chosen_categories)
     bars, line = _chart_specs(str(path), _fingerprint(path), cats, tuple(chosen_actors))
+    # The headings are the charts' own titles: an unchanged chart is sent as a short reference.
     chart_a, chart_b = st.columns(2)
     with chart_a:
-        st.markdown("##### Events per day, whole story")
         if bars is None:
-            st.caption("No events match the filters.")
+            st.caption("Events per day: no events match the filters.")
         else:
             st.vega_lite_chart(bars, width="stretch")
     with chart_b:
-        st.markdown(f"##### {literal(upper_first(words['held']))} area (reported km²)")
         if story.fronts.empty:
             st.caption(f"This story has no {literal(words['enclave'])}.")
         elif line is None:
@@ -817,6 +836,13 @@ def story_panel() -> None:
     """Chapters, dates, map, details, timeline and table: a move reruns only this."""
     if st.session_state.pop("whole_page", False):
         st.rerun()
+    # The Tour: the next chapter, or the end of the tour after the last.
+    if st.session_state.pop("tour_next", False) and st.session_state.touring:
+        number = st.session_state.get("chapter") or 0
+        if number >= len(story.chapters):
+            st.session_state.touring = False
+        else:
+            _open_chapter(number + 1)
     # Play: each rerun moves the window's end one day until the story's last day.
     if st.session_state.playing:
         lo, hi = st.session_state.window
@@ -850,13 +876,10 @@ def story_panel() -> None:
         time.sleep(PLAY_STEP_SECONDS)
         _rerun_panel()
     if st.session_state.touring:
-        # Reading time for the chapter on screen, then the next; the last one ends the tour.
+        # Reading time for the chapter on screen; the next opens at the top of the next run
+        # (the slider's window cannot change once the slider is drawn).
         time.sleep(TOUR_STEP_SECONDS)
-        number = st.session_state.get("chapter") or 0
-        if number >= len(story.chapters):
-            st.session_state.touring = False
-        else:
-            _open_chapter(number + 1)
+        st.session_state.tour_next = True
         _rerun_panel()
 
 

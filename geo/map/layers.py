@@ -20,7 +20,7 @@ from pathlib import Path
 import folium
 import numpy as np
 import pandas as pd
-from branca.element import MacroElement
+from branca.element import Element, MacroElement
 from folium.elements import JSCSSMixin
 from folium.plugins import MarkerCluster
 from folium.utilities import JsCode
@@ -576,6 +576,22 @@ ONLINE_TILES = {
 }
 
 
+class _Map(folium.Map):
+    """folium's map with its page header in one short line: streamlit_folium sends the header
+    with every rerun, and folium's is 900 bytes of indented CSS (and an unused ``#map`` rule)."""
+
+    def render(self, **kwargs):
+        super().render(**kwargs)
+        name = self.get_name()
+        header = (
+            '<meta name="viewport" content="width=device-width,initial-scale=1.0">'
+            f"<style>#{name}{{position:relative;width:100%;height:{self.height[0]}{self.height[1]}}}"
+            ".leaflet-container{font-size:1rem}"
+            "html,body{width:100%;height:100%;margin:0;padding:0}</style>"
+        )
+        self.get_root().header.add_child(Element(header), name=name)
+
+
 def base_map(
     story: Story,
     basemap: str | None = BASEMAP_URL,
@@ -605,7 +621,7 @@ def base_map(
     zoom = view.get("zoom", 8)
     if pinned is not None:
         zoom, center = pinned[0], list(pinned[1])
-    m = folium.Map(
+    m = _Map(
         location=center,
         zoom_start=zoom,
         tiles=None,
