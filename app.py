@@ -333,6 +333,15 @@ def _chapter_frame(path: str, fingerprint: tuple, number: int) -> list | None:
     return chapter_bounds(s, chapter) if chapter else None
 
 
+@st.cache_resource(max_entries=8)
+def _chapter_labels(path: str, fingerprint: tuple) -> dict[int, str]:
+    # The picker's labels, once per story: 9 date spans formatted on every move cost 5-40 ms.
+    return {
+        c.number: f"{c.number}. {c.title} · {fmt_span(*map(pd.Timestamp, (c.start, c.end)))}"
+        for c in _load(path, fingerprint).chapters
+    }
+
+
 def _chapter_view() -> dict:
     chapter = _chapter(st.session_state.get("chapter"))
     if chapter is None:
@@ -368,10 +377,8 @@ def chapter_bar() -> None:
         st.session_state.touring = False
     with st.container(border=True):
         number = current.number if current else 0
-        labels = {
-            c.number: f"{c.number}. {c.title} · {fmt_span(*map(pd.Timestamp, (c.start, c.end)))}"
-            for c in story.chapters
-        }
+        path = stories[story_id].path
+        labels = _chapter_labels(str(path), _fingerprint(path))
         st.session_state.chapter_pick = number or None
         # One row even on a phone, where columns stack (three rows pushed the map down 180 px).
         with st.container(horizontal=True, vertical_alignment="center", wrap=False):
@@ -502,6 +509,8 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
         else None
     )
     st.session_state.pinned_for = story_id
+    # Built anew on each run: st_folium renames the map while rendering it, so a kept map
+    # would render its header twice.
     fmap = base_map(story, tiles=tiles, pinned=pinned)
     map_key = f"map-{story_id}"
     # A big story is drawn for the reader's view only, so zooming and panning rerun the script
@@ -712,7 +721,7 @@ def _chart_specs(
                 color=alt.Color(
                     "family:N",
                     scale=alt.Scale(domain=[f.label for f in fams], range=[f.colour for f in fams]),
-                    legend=alt.Legend(orient="bottom", title=None),
+                    legend=alt.Legend(orient="bottom", title=None, columns=3, labelLimit=160),
                 ),
                 tooltip=["day:T", "family:N", "value:Q"],
             )
@@ -740,9 +749,11 @@ def _chart_specs(
                         domain=[v["label"] for v in SIDE_STYLE.values()],
                         range=[v["color"] for v in SIDE_STYLE.values()],
                     ),
-                    legend=alt.Legend(orient="bottom", title=None),
+                    legend=alt.Legend(orient="bottom", title=None, columns=2),
                 ),
-                shape=alt.Shape("figure:N", legend=alt.Legend(orient="bottom", title=None)),
+                shape=alt.Shape(
+                    "figure:N", legend=alt.Legend(orient="bottom", title=None, columns=1)
+                ),
                 tooltip=["day:T", "side:N", "km2:Q", "figure:N"],
             )
             .properties(height=220)
@@ -827,9 +838,6 @@ def events_table(start: date, end: date, events: pd.DataFrame) -> None:
     )
 
 
-BELOW_TABS = ("Timeline", "Events in the window")
-
-
 # --- the part a slider move reruns ---------------------------------------------------------------
 @st.fragment
 def story_panel() -> None:
@@ -863,14 +871,10 @@ def story_panel() -> None:
         story_map(start, end, events)
     with detail_col:
         details(start, end)
-    # Only the open tab is built and sent: the table is 20 KB a move, the charts are per story.
-    below = st.tabs(list(BELOW_TABS), key="below", on_change="rerun")
-    if below[0].open:
-        with below[0]:
-            timeline()
-    if below[1].open:
-        with below[1]:
-            events_table(start, end, events)
+    # The table follows the window, so it is built on every move, but only when asked for (it
+    # is 20 KB a move); the timeline below does not follow it and stays out of this panel.
+    if st.toggle("Events in the window, as a table", key="show_table"):
+        events_table(start, end, events)
     if st.session_state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(PLAY_STEP_SECONDS)
@@ -885,3 +889,5 @@ def story_panel() -> None:
 
 words = story_words(story.meta)
 story_panel()
+# Per story and filter, not per window: built on a full run only, untouched by a slider move.
+timeline()

@@ -231,7 +231,8 @@ class Page:
             if len(log) >= 2 and log[-1][0] == "notRunning" and time.perf_counter() - t0 > 2:
                 break  # the run ended long ago and the map did not change (no event that day)
             self.page.wait_for_timeout(5)  # polling interval
-        # Idle: the last run's end once no new run has started for QUIET_S.
+        # Idle: the last run's end once no new run has started for QUIET_S. A page that never
+        # settles is reported (its runs listed) instead of hanging the benchmark.
         while True:
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
             n = self.page.evaluate("window.benchLog.length")
@@ -239,6 +240,10 @@ class Page:
             log = self.page.evaluate("window.benchLog")
             if len(log) == n and log and log[-1][0] == "notRunning":
                 break
+            if time.perf_counter() - t0 > LIMIT_S:
+                states = [state for state, _ in log[-12:]]
+                print(f"targets: page never idle after a move: {states}", file=sys.stderr)
+                return {"repaint": None, "idle": None, "bytes": self.bytes}
         press = self.page.evaluate("window.benchPress")
         ran = any(state == "running" for state, _ in log)
         idle = (log[-1][1] - press) / 1000 if ran else None

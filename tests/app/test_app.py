@@ -21,15 +21,12 @@ def _user_stories(monkeypatch, tmp_path):
     monkeypatch.delenv("DATELINE_ONLINE_TILES", raising=False)
 
 
-TABLE_TAB = "Events in the window"
-
-
-def run_app(tab: str = TABLE_TAB, **params: str) -> AppTest:
-    # The tab below the map: only the open one is built (the table by default in these tests).
+def run_app(table: bool = True, **params: str) -> AppTest:
+    # The events table is built only when its toggle is on (on in these tests by default).
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     for k, v in params.items():
         at.query_params[k] = v
-    at.session_state["below"] = tab
+    at.session_state["show_table"] = table
     at.run()
     assert not at.exception, at.exception
     return at
@@ -140,22 +137,21 @@ def test_play_steps_the_window_end_to_the_last_day(monkeypatch):
     assert any(b.label == "Play" for b in at.button)
 
 
-def test_only_the_open_tab_below_the_map_is_built():
-    # The timeline is open by default: its two charts, and no table sent with every move.
-    at = run_app(tab="Timeline")
-    assert [t.label for t in at.tabs] == ["Timeline", TABLE_TAB]
+def test_the_table_is_built_only_when_asked_for_and_the_charts_always():
+    # Off by default: no table sent with every move; the timeline's two charts are there.
+    at = run_app(table=False)
+    assert at.toggle(key="show_table").value is False
     assert len(at.get("vega_lite_chart")) == 2
     assert len(at.dataframe) == 0
-    at.session_state["below"] = TABLE_TAB
-    at.run()
-    assert len(at.get("vega_lite_chart")) == 0
+    at.toggle(key="show_table").set_value(True).run()
+    assert len(at.get("vega_lite_chart")) == 2
     assert rows(at) > 0
 
 
 def test_timeline_charts_cover_the_whole_story_whatever_the_window():
     # Unchanged charts are not sent again on a move: they show the story, not the window.
-    wide = run_app(tab="Timeline", story="mini")
-    narrow = run_app(tab="Timeline", story="mini", to="2017-08-10")
+    wide = run_app(table=False, story="mini")
+    narrow = run_app(table=False, story="mini", to="2017-08-10")
     specs = [c.proto.spec for c in wide.get("vega_lite_chart")]
     assert len(specs) == 2 and all(specs)
     assert specs == [c.proto.spec for c in narrow.get("vega_lite_chart")]

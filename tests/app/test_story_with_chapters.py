@@ -23,7 +23,7 @@ def test_story_with_chapters_opens_like_its_chapterless_twin():
     for story in ("mini", "mini-chapters"):
         at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
         at.query_params["story"] = story
-        at.session_state["below"] = "Events in the window"
+        at.session_state["show_table"] = True
         at.run()
         assert not at.exception, at.exception
         assert not at.error
