@@ -63,6 +63,9 @@ CAPITAL_BONUS = 2.5
 SUPPORT_WEIGHT = 1.5
 SUPPORT_CAP = 2.0
 DIVISION_BONUS = 3.0
+# Other first-level divisions of the same country the article names before a name counts as
+# one more of them.
+DIVISION_LIST = 2
 NEAR_BONUS = 2.0
 ALTERNATE_PENALTY = 1.5
 
@@ -581,8 +584,10 @@ class _Votes:
                 self.own.setdefault(m.key, Counter())[country] += weight
             target = m.base or m
             if target.kind == "area" and not m.reasons:
-                for p in target.candidates[:1]:
-                    if p.source == "area" and p.division:
+                # The first area of the name, even when towns of that name come before it
+                # ("California" is also a village in Pennsylvania).
+                for p in [p for p in target.candidates if p.source == "area"][:1]:
+                    if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
             if m.boost_division:
                 self.divisions.setdefault(m.boost_division, set()).add("")
@@ -615,6 +620,14 @@ class _Votes:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
         names = self.divisions.get(place.division) if place.division else None
         return bool(names and names - {key})
+
+    def divisions_of(self, country: str, key: str) -> int:
+        """How many other names of the article are first-level divisions of ``country``."""
+        prefix = f"{country}."
+        return len(
+            {k for d, names in self.divisions.items() if d.startswith(prefix) for k in names}
+            - {key, ""}
+        )
 
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
@@ -694,6 +707,14 @@ def _ranked(
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
         if votes.division_named(p, m.key):
+            value += DIVISION_BONUS
+        if (
+            p.source == "area"
+            and p.id.startswith("adm1:")
+            and votes.divisions_of(p.country, m.key) >= DIVISION_LIST
+        ):
+            # "Michigan, Oregon, New York, ... and California": among other states a name is
+            # the state, not the village of that name in one of them.
             value += DIVISION_BONUS
         value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
         if m.boost and m.boost in countries:

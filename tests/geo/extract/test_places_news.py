@@ -40,6 +40,7 @@ CITIES = [
     _city(14, "Sydney", -33.868, 151.207, "AU", 4_627_345, "02"),
     _city(15, "Damascus", 33.51, 36.291, "SY", 1_569_394, "13"),
     _city(16, "Tsu", 34.717, 136.5, "JP", 280_000, "23", "Jin"),
+    _city(17, "California", 40.066, -79.892, "US", 6_608, "PA"),
 ]
 
 
@@ -96,6 +97,10 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
          [("London", "London", "CA"), ("St. Thomas", "St. Thomas", "CA"),
           ("Ontario", "Ontario", "CA")]),
         ("Flights to London were cancelled.", [("London", "London", "GB")]),
+        # Among other states a name is the state: not the capital, not a Pennsylvania village.
+        ("Cases were found in Kentucky, Pennsylvania, Washington and California.",
+         [("Kentucky", "Kentucky", "US"), ("Pennsylvania", "Pennsylvania", "US"),
+          ("Washington", "Washington", "US"), ("California", "California", "US")]),
         # One sense per article: the qualified name decides its bare repeats (Texas is not in
         # the fixture areas: the US state list still qualifies Paris).
         ("Storms hit Paris, Texas overnight. Schools in Paris stay closed.",
@@ -127,6 +132,25 @@ def test_demonym_is_never_a_town(gazetteer: Gazetteer) -> None:
 def test_runner_up_candidates_are_kept(gazetteer: Gazetteer) -> None:
     (mention,) = places("Flights to London were cancelled.", gazetteer)
     assert [c.country for c in mention.candidates[:2]] == ["GB", "CA"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "point"),
+    [
+        ("Kentucky and Pennsylvania reported cases, as did Washington.", "Washington",
+         (47.4, -120.5)),
+        ("Kentucky and Pennsylvania reported cases, as did California.", "California",
+         (36.9, -119.7)),
+        # One other state is not a list: the capital keeps its name.
+        ("Kentucky asked Washington for help.", "Washington", (38.9, -77.0)),
+        ("A fire in California, Pennsylvania closed a road.", "California", (40.1, -79.9)),
+    ],
+)  # fmt: skip
+def test_states_in_a_list_are_states(
+    gazetteer: Gazetteer, text: str, name: str, point: tuple[float, float]
+) -> None:
+    (mention,) = [p for p in places(text, gazetteer) if p.text == name]
+    assert (round(mention.lat, 1), round(mention.lon, 1)) == point
 
 
 def test_division_of_a_town_is_voted(gazetteer: Gazetteer) -> None:
