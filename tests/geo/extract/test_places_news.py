@@ -159,3 +159,46 @@ def test_division_of_a_town_is_voted(gazetteer: Gazetteer) -> None:
                                       gazetteer) if p.text == "Lexington"]  # fmt: skip
     assert ("Kentucky", "Kentucky", "US") in found
     assert round(lexington.lat, 1) == 38.0  # Kentucky's Lexington, not Massachusetts'
+
+
+def _unknown(text: str, gaz: Gazetteer) -> list[tuple[str, str, str, int]]:
+    return [(p.text, p.country, p.kind, p.radius_m) for p in places(text, gaz)
+            if p.source == "unplaced"]  # fmt: skip
+
+
+SYRIA_RADIUS = 460_000
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The object of "captured" or "in", the name before a feature word, an unknown
+        # dateline: places no gazetteer knows, in the country the text gives them; then every
+        # other mention of the same name.
+        ("Fighters captured Baghuz in Syria. Families fled Baghuz.",
+         [("Baghuz", "SY", "village", SYRIA_RADIUS), ("Baghuz", "SY", "village", SYRIA_RADIUS)]),
+        ("BAGHUZ, Syria - The last village fell.", [("BAGHUZ", "SY", "village", SYRIA_RADIUS)]),
+        ("Troops paraded at the al-Omar oilfield in Syria.",
+         [("al-Omar oilfield", "SY", "area", SYRIA_RADIUS)]),
+        # Near the sentence's town, with a district's radius.
+        ("Shops closed in Kisima near Damascus.", [("Kisima", "SY", "village", 50_000)]),
+        # Not places: weak prepositions, people, nationality words, acronyms, known names the
+        # rules already turned down, a name that is a person elsewhere in the article.
+        ("A letter from Uber reached Damascus.", []),
+        ("Protests grew in Damascus, according to Xinhua.", []),
+        ("Asian markets fell in Damascus and in Asian capitals.", []),
+        ("In Syria, talks began in SDF offices.", []),
+        ("Gomez's plan was backed in Damascus. Crowds cheered in Gomez.", []),
+        ("In Syria, Dr Jones met aides. Little changed in Jones.", []),
+        ("In Syria the SDF rallied in Hassan.", []),
+    ],
+)  # fmt: skip
+def test_unknown_places(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert _unknown(text, gazetteer) == expected
+
+
+def test_unknown_places_can_be_turned_off(gazetteer: Gazetteer) -> None:
+    text = "Fighters captured Baghuz in Syria."
+    sentences = split_sentences(text)
+    found = find_places(text, sentences, gazetteer, unknown=False)
+    assert [p.text for p in found] == ["Syria"]
