@@ -62,7 +62,7 @@ DEMONYMS = {
 }  # fmt: skip
 # Everyday English names Natural Earth does not list.
 EXTRA_ALIASES = {
-    "US": "USA|U.S.|U.S.A.|America", "GB": "UK|U.K.|Britain|Great Britain", "RU": "Russia",
+    "US": "US|USA|U.S.|U.S.A.|America", "GB": "UK|U.K.|Britain|Great Britain", "RU": "Russia",
     "KR": "South Korea", "KP": "North Korea", "SY": "Syria", "IR": "Iran",
     "CZ": "Czech Republic", "AE": "UAE|U.A.E.", "PS": "Palestinian Territories",
     "CD": "DR Congo|DRC", "CI": "Ivory Coast", "MM": "Burma",

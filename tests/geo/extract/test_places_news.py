@@ -77,6 +77,8 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
         ("Floods hit NSW and the U.S. sent help.",
          [("NSW", "New South Wales", "AU"), ("U.S.", "United States of America", "US")]),
         ("Join us in Paris.", [("Paris", "Paris", "FR")]),
+        ("Officials in the US said the US election was fair.",
+         [("US", "United States of America", "US"), ("US", "United States of America", "US")]),
         # A state acting is still a place; the capital of a country beats the state so named.
         ("Talks with Syria and Iran stalled; Washington seems prepared.",
          [("Syria", "Syria", "SY"), ("Iran", "Iran", "IR"), ("Washington", "Washington", "US")]),
