@@ -551,13 +551,17 @@ def _in_capitalised_run(
         and right.key not in words.titles
     ):
         return True
-    # A capitalised function word opening the sentence ("The", "In") is not a title word.
+    # A capitalised function word opening the sentence ("The", "In") is not a title word; a
+    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg").
     return (
         left is not None
         and left.joins_next
         and left.cap
         and not (left.first_in_sentence and left.key in words.stopwords)
-    )
+        and not (left.text.isupper() and 2 <= len(left.text) <= 4
+                 and (m.first < 2 or not tokens[m.first - 2].joins_next
+                      or not tokens[m.first - 2].cap))
+    )  # fmt: skip
 
 
 def _country_of(p: GazetteerPlace) -> list[str]:

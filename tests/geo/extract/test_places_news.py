@@ -99,6 +99,9 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
          [("London", "London", "CA"), ("St. Thomas", "St. Thomas", "CA"),
           ("Ontario", "Ontario", "CA")]),
         ("Flights to London were cancelled.", [("London", "London", "GB")]),
+        # A broadcaster's call letters before a city do not make it a title; a word does.
+        ("He told BBC London the road was shut.", [("London", "London", "GB")]),
+        ("He told Radio London the road was shut.", []),
         # Among other states a name is the state: not the capital, not a Pennsylvania village.
         ("Cases were found in Kentucky, Pennsylvania, Washington and California.",
          [("Kentucky", "Kentucky", "US"), ("Pennsylvania", "Pennsylvania", "US"),
