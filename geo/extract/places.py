@@ -732,7 +732,10 @@ def _ranked(
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
-        if votes.division_named(p, m.key):
+        # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
+        # no help from its surroundings: the name's own bearers come first.
+        alternate = p.source == "geonames" and _closeness(p, m.key) == 0.0
+        if votes.division_named(p, m.key) and not alternate:
             value += DIVISION_BONUS
         if (
             p.source == "area"
@@ -742,7 +745,8 @@ def _ranked(
             # "Michigan, Oregon, New York, ... and California": among other states a name is
             # the state, not the village of that name in one of them.
             value += DIVISION_BONUS
-        value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        if not alternate:
+            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
         if m.boost and m.boost in countries:
             value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
         if p.source == "geonames":

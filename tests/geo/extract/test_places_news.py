@@ -41,6 +41,9 @@ CITIES = [
     _city(15, "Damascus", 33.51, 36.291, "SY", 1_569_394, "13"),
     _city(16, "Tsu", 34.717, 136.5, "JP", 280_000, "23", "Jin"),
     _city(17, "California", 40.066, -79.892, "US", 6_608, "PA"),
+    # A made-up alternate name: a town that GeoNames also calls "Kentucky".
+    _city(18, "Frankfort", 38.2, -84.87, "US", 1_000_000, "KY", "Kentucky"),
+    _city(19, "Versailles", 38.05, -84.73, "US", 9_000, "KY"),
 ]
 
 
@@ -156,6 +159,13 @@ def test_states_in_a_list_are_states(
 ) -> None:
     (mention,) = [p for p in places(text, gazetteer) if p.text == name]
     assert (round(mention.lat, 1), round(mention.lon, 1)) == point
+
+
+def test_alternate_name_gets_no_help_from_its_neighbours(gazetteer: Gazetteer) -> None:
+    # Lexington, Versailles and "Ky." sit around Frankfort, but "Kentucky" is the state's name.
+    text = "Storms hit Kentucky; in Lexington, Ky. and Versailles roofs fell."
+    (state,) = [p for p in places(text, gazetteer) if p.text == "Kentucky"]
+    assert state.source == "area"
 
 
 def test_division_of_a_town_is_voted(gazetteer: Gazetteer) -> None:
