@@ -728,6 +728,10 @@ def _ranked(
         # A country's name is the country, or a division of that name (Georgia), not a town.
         pool = [p for p in m.candidates if p.source in ("country", "area")]
 
+    # "Mexico" among Mexican states is the country, not its namesake state; "Georgia" among
+    # US states is the state.
+    namesakes = {q.country for q in pool if q.source == "country"}
+
     def score(p: GazetteerPlace) -> float:
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
@@ -741,6 +745,7 @@ def _ranked(
             p.source == "area"
             and p.id.startswith("adm1:")
             and votes.divisions_of(p.country, m.key) >= DIVISION_LIST
+            and p.country not in namesakes
         ):
             # "Michigan, Oregon, New York, ... and California": among other states a name is
             # the state, not the village of that name in one of them.

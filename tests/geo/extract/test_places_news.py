@@ -152,6 +152,11 @@ def test_runner_up_candidates_are_kept(gazetteer: Gazetteer) -> None:
         # One other state is not a list: the capital keeps its name.
         ("Kentucky asked Washington for help.", "Washington", (38.9, -77.0)),
         ("A fire in California, Pennsylvania closed a road.", "California", (40.1, -79.9)),
+        # A country among its own divisions is the country; among another's, the division.
+        ("Cases rose in Jalisco and Puebla, and Mexico asked for vaccines.", "Mexico",
+         (23.0, -102.0)),
+        ("Cases rose in Kentucky and Pennsylvania, and Georgia asked for vaccines.", "Georgia",
+         (32.6, -83.4)),
     ],
 )  # fmt: skip
 def test_states_in_a_list_are_states(
