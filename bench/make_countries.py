@@ -65,7 +65,8 @@ EXTRA_ALIASES = {
     "US": "US|USA|U.S.|U.S.A.|America", "GB": "UK|U.K.|Britain|Great Britain", "RU": "Russia",
     "KR": "South Korea", "KP": "North Korea", "SY": "Syria", "IR": "Iran",
     "CZ": "Czech Republic", "AE": "UAE|U.A.E.", "PS": "Palestinian Territories",
-    "CD": "DR Congo|DRC", "CI": "Ivory Coast", "MM": "Burma",
+    "CD": "DR Congo|DRC|Democratic Republic of Congo|Congo-Kinshasa", "CI": "Ivory Coast",
+    "MM": "Burma", "MK": "Macedonia",
 }  # fmt: skip
 
 

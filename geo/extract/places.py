@@ -275,6 +275,9 @@ def _person_tokens(
         starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
         if not starts_name or not tok.joins_next:
             continue
+        # "Scott County", "Jackson River": a first name before a place word names a place.
+        if i + 1 < n and tokens[i + 1].key in words.place_words and tok.key in words.given_names:
+            continue
         j = i + 1
         while j < n and j - i <= 4 and (tokens[j].cap or tokens[j].key in ARTICLES):
             # "Syrian President Bashar": a second title is not part of the name.
@@ -331,7 +334,11 @@ def _name_shape_ok(
         inner = inner[:-1]
     if not inner[-1].cap:
         return False
-    return all(t.cap or t.key in ARTICLES or t.key in _CONNECTORS for t in inner)
+    # "the" only inside a name: "Democratic Republic of the Congo".
+    return all(
+        t.cap or t.key in ARTICLES or t.key in _CONNECTORS or (t.key == "the" and k > 0)
+        for k, t in enumerate(inner)
+    )
 
 
 class _Finder:

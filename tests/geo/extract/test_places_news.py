@@ -80,6 +80,12 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
         ("Floods hit NSW and the U.S. sent help.",
          [("NSW", "New South Wales", "AU"), ("U.S.", "United States of America", "US")]),
         ("Join us in Paris.", [("Paris", "Paris", "FR")]),
+        # "the" inside a country's name; a first name before a place word is a place.
+        ("Polio rose in Chad and the Democratic Republic of the Congo.",
+         [("Chad", "Chad", "TD"),
+          ("Democratic Republic of the Congo", "Democratic Republic of the Congo", "CD")]),
+        ("Cases rose in Scott County after Scott Jones left.",
+         [("Scott County", "Scott County", "US")]),
         ("Officials in the US said the US election was fair.",
          [("US", "United States of America", "US"), ("US", "United States of America", "US")]),
         # A state acting is still a place; the capital of a country beats the state so named.
