@@ -738,6 +738,16 @@ def _ranked(
     # "Mexico" among Mexican states is the country, not its namesake state; "Georgia" among
     # US states is the state.
     namesakes = {q.country for q in pool if q.source == "country"}
+    # A village whose country has a city of the same name a hundred times its size ("Atlanta",
+    # Indiana, beside Atlanta, Georgia) gets no help from its surroundings either.
+    big: dict[str, int] = {}
+    for q in pool:
+        if q.source == "geonames" and _closeness(q, m.key) == 1.0:
+            big[q.country] = max(big.get(q.country, 0), _population(q))
+    dwarfed = {
+        q.id for q in pool
+        if q.source == "geonames" and big.get(q.country, 0) >= max(100_000, 100 * _population(q))
+    }  # fmt: skip
 
     def score(p: GazetteerPlace) -> float:
         countries = _country_of(p)
@@ -745,7 +755,7 @@ def _ranked(
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
         # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
         # no help from its surroundings: the name's own bearers come first.
-        alternate = p.source == "geonames" and _closeness(p, m.key) == 0.0
+        alternate = p.source == "geonames" and (_closeness(p, m.key) == 0.0 or p.id in dwarfed)
         if votes.division_named(p, m.key) and not alternate:
             value += DIVISION_BONUS
         if (

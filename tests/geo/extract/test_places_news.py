@@ -44,6 +44,8 @@ CITIES = [
     # A made-up alternate name: a town that GeoNames also calls "Kentucky".
     _city(18, "Frankfort", 38.2, -84.87, "US", 1_000_000, "KY", "Kentucky"),
     _city(19, "Versailles", 38.05, -84.73, "US", 9_000, "KY"),
+    _city(20, "Atlanta", 33.749, -84.388, "US", 498_715, "GA"),
+    _city(21, "Atlanta", 40.215, -86.026, "US", 725, "IN"),
 ]
 
 
@@ -177,6 +179,20 @@ def test_alternate_name_gets_no_help_from_its_neighbours(gazetteer: Gazetteer) -
     text = "Storms hit Kentucky; in Lexington, Ky. and Versailles roofs fell."
     (state,) = [p for p in places(text, gazetteer) if p.text == "Kentucky"]
     assert state.source == "area"
+
+
+@pytest.mark.parametrize(
+    ("text", "lat"),
+    [
+        # Indiana named does not make a village of 725 outweigh Atlanta, Georgia...
+        ("Snow fell in Indiana; Atlanta closed schools.", 33.7),
+        # ...unless the text says which ("Atlanta, Ind.").
+        ("Snow fell in Atlanta, Ind. on Monday.", 40.2),
+    ],
+)
+def test_village_beside_a_big_namesake(gazetteer: Gazetteer, text: str, lat: float) -> None:
+    (atlanta,) = [p for p in places(text, gazetteer) if p.text == "Atlanta"]
+    assert round(atlanta.lat, 1) == lat
 
 
 def test_division_of_a_town_is_voted(gazetteer: Gazetteer) -> None:
