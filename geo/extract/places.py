@@ -1258,7 +1258,8 @@ def _unknown_places(
                 sentence=tokens[first].sentence, lat=country.lat, lon=country.lon,
                 radius_m=country.radius_m, country=country.country,
                 kind="area" if feature else "village",
-                place_id=f"unplaced:{key.replace(' ', '-')}", source="unplaced", via="context",
+                place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
+                source="unplaced", via="context",
             )
         )  # fmt: skip
     return out

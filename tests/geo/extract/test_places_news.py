@@ -239,6 +239,14 @@ def test_unknown_places(gazetteer: Gazetteer, text: str, expected: list) -> None
     assert _unknown(text, gazetteer) == expected
 
 
+def test_unknown_places_with_the_same_name_and_other_features_stay_apart(
+    gazetteer: Gazetteer,
+) -> None:
+    text = "Troops held the Omar oilfield in Syria and the Omar camp."
+    ids = {p.place_id for p in places(text, gazetteer) if p.source == "unplaced"}
+    assert ids == {"unplaced:omar-oilfield", "unplaced:omar-camp"}
+
+
 def test_unknown_places_can_be_turned_off(gazetteer: Gazetteer) -> None:
     text = "Fighters captured Baghuz in Syria."
     sentences = split_sentences(text)
