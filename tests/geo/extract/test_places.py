@@ -216,3 +216,22 @@ def test_without_gazetteer_countries_still_found() -> None:
         ("Syria", "Syria", "SY"),
         ("Lebanon", "Lebanon", "LB"),
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "One. Two three. Four",
+        "  Leading space. Then more!  And more? Yes.",
+        "No sentence end at all",
+        "",
+    ],
+)
+def test_tokenize_sentence_walk_matches_search(text: str) -> None:
+    from geo.extract.places import tokenize
+    from geo.extract.sentences import sentence_index, split_sentences
+
+    sentences = split_sentences(text)
+    for tok in tokenize(text, sentences):
+        expected = sentence_index(sentences, tok.start) if sentences else 0
+        assert tok.sentence == expected

@@ -40,6 +40,12 @@ CITIES = [
     _city(14, "Sydney", -33.868, 151.207, "AU", 4_627_345, "02"),
     _city(15, "Damascus", 33.51, 36.291, "SY", 1_569_394, "13"),
     _city(16, "Tsu", 34.717, 136.5, "JP", 280_000, "23", "Jin"),
+    _city(17, "California", 40.066, -79.892, "US", 6_608, "PA"),
+    # A made-up alternate name: a town that GeoNames also calls "Kentucky".
+    _city(18, "Frankfort", 38.2, -84.87, "US", 1_000_000, "KY", "Kentucky"),
+    _city(19, "Versailles", 38.05, -84.73, "US", 9_000, "KY"),
+    _city(20, "Atlanta", 33.749, -84.388, "US", 498_715, "GA"),
+    _city(21, "Atlanta", 40.215, -86.026, "US", 725, "IN"),
 ]
 
 
@@ -76,6 +82,14 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
         ("Floods hit NSW and the U.S. sent help.",
          [("NSW", "New South Wales", "AU"), ("U.S.", "United States of America", "US")]),
         ("Join us in Paris.", [("Paris", "Paris", "FR")]),
+        # "the" inside a country's name; a first name before a place word is a place.
+        ("Polio rose in Chad and the Democratic Republic of the Congo.",
+         [("Chad", "Chad", "TD"),
+          ("Democratic Republic of the Congo", "Democratic Republic of the Congo", "CD")]),
+        ("Cases rose in Scott County after Scott Jones left.",
+         [("Scott County", "Scott County", "US")]),
+        ("Officials in the US said the US election was fair.",
+         [("US", "United States of America", "US"), ("US", "United States of America", "US")]),
         # A state acting is still a place; the capital of a country beats the state so named.
         ("Talks with Syria and Iran stalled; Washington seems prepared.",
          [("Syria", "Syria", "SY"), ("Iran", "Iran", "IR"), ("Washington", "Washington", "US")]),
@@ -96,6 +110,13 @@ def named(text: str, gaz: Gazetteer, demonyms: bool = False) -> list[tuple[str, 
          [("London", "London", "CA"), ("St. Thomas", "St. Thomas", "CA"),
           ("Ontario", "Ontario", "CA")]),
         ("Flights to London were cancelled.", [("London", "London", "GB")]),
+        # A broadcaster's call letters before a city do not make it a title; a word does.
+        ("He told BBC London the road was shut.", [("London", "London", "GB")]),
+        ("He told Radio London the road was shut.", []),
+        # Among other states a name is the state: not the capital, not a Pennsylvania village.
+        ("Cases were found in Kentucky, Pennsylvania, Washington and California.",
+         [("Kentucky", "Kentucky", "US"), ("Pennsylvania", "Pennsylvania", "US"),
+          ("Washington", "Washington", "US"), ("California", "California", "US")]),
         # One sense per article: the qualified name decides its bare repeats (Texas is not in
         # the fixture areas: the US state list still qualifies Paris).
         ("Storms hit Paris, Texas overnight. Schools in Paris stay closed.",
@@ -129,9 +150,105 @@ def test_runner_up_candidates_are_kept(gazetteer: Gazetteer) -> None:
     assert [c.country for c in mention.candidates[:2]] == ["GB", "CA"]
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "point"),
+    [
+        ("Kentucky and Pennsylvania reported cases, as did Washington.", "Washington",
+         (47.4, -120.5)),
+        ("Kentucky and Pennsylvania reported cases, as did California.", "California",
+         (36.9, -119.7)),
+        # One other state is not a list: the capital keeps its name.
+        ("Kentucky asked Washington for help.", "Washington", (38.9, -77.0)),
+        ("A fire in California, Pennsylvania closed a road.", "California", (40.1, -79.9)),
+        # A country among its own divisions is the country; among another's, the division.
+        ("Cases rose in Jalisco and Puebla, and Mexico asked for vaccines.", "Mexico",
+         (23.0, -102.0)),
+        ("Cases rose in Kentucky and Pennsylvania, and Georgia asked for vaccines.", "Georgia",
+         (32.6, -83.4)),
+    ],
+)  # fmt: skip
+def test_states_in_a_list_are_states(
+    gazetteer: Gazetteer, text: str, name: str, point: tuple[float, float]
+) -> None:
+    (mention,) = [p for p in places(text, gazetteer) if p.text == name]
+    assert (round(mention.lat, 1), round(mention.lon, 1)) == point
+
+
+def test_alternate_name_gets_no_help_from_its_neighbours(gazetteer: Gazetteer) -> None:
+    # Lexington, Versailles and "Ky." sit around Frankfort, but "Kentucky" is the state's name.
+    text = "Storms hit Kentucky; in Lexington, Ky. and Versailles roofs fell."
+    (state,) = [p for p in places(text, gazetteer) if p.text == "Kentucky"]
+    assert state.source == "area"
+
+
+@pytest.mark.parametrize(
+    ("text", "lat"),
+    [
+        # Indiana named does not make a village of 725 outweigh Atlanta, Georgia...
+        ("Snow fell in Indiana; Atlanta closed schools.", 33.7),
+        # ...unless the text says which ("Atlanta, Ind.").
+        ("Snow fell in Atlanta, Ind. on Monday.", 40.2),
+    ],
+)
+def test_village_beside_a_big_namesake(gazetteer: Gazetteer, text: str, lat: float) -> None:
+    (atlanta,) = [p for p in places(text, gazetteer) if p.text == "Atlanta"]
+    assert round(atlanta.lat, 1) == lat
+
+
 def test_division_of_a_town_is_voted(gazetteer: Gazetteer) -> None:
     found = named("Lexington schools closed as snow covered Kentucky.", gazetteer)
     (lexington,) = [p for p in places("Lexington schools closed as snow covered Kentucky.",
                                       gazetteer) if p.text == "Lexington"]  # fmt: skip
     assert ("Kentucky", "Kentucky", "US") in found
     assert round(lexington.lat, 1) == 38.0  # Kentucky's Lexington, not Massachusetts'
+
+
+def _unknown(text: str, gaz: Gazetteer) -> list[tuple[str, str, str, int]]:
+    return [(p.text, p.country, p.kind, p.radius_m) for p in places(text, gaz)
+            if p.source == "unplaced"]  # fmt: skip
+
+
+SYRIA_RADIUS = 460_000
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The object of "captured" or "in", the name before a feature word, an unknown
+        # dateline: places no gazetteer knows, in the country the text gives them; then every
+        # other mention of the same name.
+        ("Fighters captured Baghuz in Syria. Families fled Baghuz.",
+         [("Baghuz", "SY", "village", SYRIA_RADIUS), ("Baghuz", "SY", "village", SYRIA_RADIUS)]),
+        ("BAGHUZ, Syria - The last village fell.", [("BAGHUZ", "SY", "village", SYRIA_RADIUS)]),
+        ("Troops paraded at the al-Omar oilfield in Syria.",
+         [("al-Omar oilfield", "SY", "area", SYRIA_RADIUS)]),
+        # Near the sentence's town, with a district's radius.
+        ("Shops closed in Kisima near Damascus.", [("Kisima", "SY", "village", 50_000)]),
+        # Not places: weak prepositions, people, nationality words, acronyms, known names the
+        # rules already turned down, a name that is a person elsewhere in the article.
+        ("A letter from Uber reached Damascus.", []),
+        ("Protests grew in Damascus, according to Xinhua.", []),
+        ("Asian markets fell in Damascus and in Asian capitals.", []),
+        ("In Syria, talks began in SDF offices.", []),
+        ("Gomez's plan was backed in Damascus. Crowds cheered in Gomez.", []),
+        ("In Syria, Dr Jones met aides. Little changed in Jones.", []),
+        ("In Syria the SDF rallied in Hassan.", []),
+    ],
+)  # fmt: skip
+def test_unknown_places(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert _unknown(text, gazetteer) == expected
+
+
+def test_unknown_places_with_the_same_name_and_other_features_stay_apart(
+    gazetteer: Gazetteer,
+) -> None:
+    text = "Troops held the Omar oilfield in Syria and the Omar camp."
+    ids = {p.place_id for p in places(text, gazetteer) if p.source == "unplaced"}
+    assert ids == {"unplaced:omar-oilfield", "unplaced:omar-camp"}
+
+
+def test_unknown_places_can_be_turned_off(gazetteer: Gazetteer) -> None:
+    text = "Fighters captured Baghuz in Syria."
+    sentences = split_sentences(text)
+    found = find_places(text, sentences, gazetteer, unknown=False)
+    assert [p.text for p in found] == ["Syria"]
