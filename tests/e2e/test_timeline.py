@@ -82,6 +82,8 @@ def test_a_move_sends_less_than_10_kb(server, page_for):
 
     cdp.on("Network.webSocketFrameReceived", frame_bytes)
     cdp.on("Network.webSocketFrameSent", frame_bytes)
+    # The page is whole once the charts that follow the map's first drawing are in.
+    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2, timeout=30_000)
     page.wait_for_selector(IDLE)
     sizes.clear()
     thumb = end_thumb(page)
