@@ -278,6 +278,7 @@ def _open_chapter(number: int | None) -> None:
 
 def _play(on: bool) -> None:
     st.session_state.playing = on
+    st.session_state.play_due = on
     if on:
         st.session_state.touring = False
         start, end = st.session_state.window
@@ -866,8 +867,10 @@ def story_panel() -> None:
             st.session_state.touring = False
         else:
             _open_chapter(number + 1)
-    # Play: each rerun moves the window's end one day until the story's last day.
-    if st.session_state.playing:
+    # Play: each step moves the window's end one day until the story's last day. A step is due
+    # after a whole pause (or the press of Play), not on any rerun: a rerun for another reason
+    # (the map's first report, a click) would skip a day.
+    if st.session_state.pop("play_due", False) and st.session_state.playing:
         lo, hi = st.session_state.window
         if hi >= story.end:
             st.session_state.playing = False
@@ -894,6 +897,7 @@ def story_panel() -> None:
     if st.session_state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(PLAY_STEP_SECONDS)
+        st.session_state.play_due = True
         _rerun_panel()
     if st.session_state.touring:
         # Reading time for the chapter on screen; the next opens at the top of the next run

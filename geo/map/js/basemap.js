@@ -144,14 +144,35 @@ window.dlInitMap = function (map, cfg) {
     // centred (countries, rivers).
     var SPOTS = [[1, 0], [-1, 0], [0, -1], [0, 1]];
 
-    function place(item, taken, size) {
-        var selected = item.t.indexOf('selected') >= 0;
+    // Label sizes by class and text, measured once: reading a new label's size forces the
+    // page's layout, and doing that label by label cost ~45 ms on every window.
+    var sizes = {};
+    function sizeKey(item) { return item.t + '|' + item.n; }
+    function measure(items) {
+        var fresh = items.filter(function (item) { return !sizes[sizeKey(item)]; });
+        if (!fresh.length) { return; }
+        var els = fresh.map(function (item) {
+            var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t, labelPane);
+            el.textContent = item.n;
+            return el;
+        });
+        els.forEach(function (el, i) {  // one layout for all of them
+            sizes[sizeKey(fresh[i])] = [el.offsetWidth, el.offsetHeight];
+        });
+        els.forEach(L.DomUtil.remove);
+    }
+    function put(item, x, y, selected) {
         // The selection's name sits above the markers, so no cluster hides it.
         var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t,
                                   selected ? map.getPane('dlSelected') : labelPane);
         el.textContent = item.n;
         if (item.key) { el.setAttribute('data-label-for', item.key); }
-        var w = el.offsetWidth, h = el.offsetHeight;
+        L.DomUtil.setPosition(el, L.point(Math.round(x), Math.round(y)));
+    }
+
+    function place(item, taken, size) {
+        var selected = item.t.indexOf('selected') >= 0;
+        var wh = sizes[sizeKey(item)], w = wh[0], h = wh[1];
         var p = map.latLngToLayerPoint([item.p[1], item.p[0]]);
         var spots = item.t !== 'country' && item.t !== 'river' && item.t !== 'area'
             ? SPOTS : [[0, 0]];
@@ -163,7 +184,7 @@ window.dlInitMap = function (map, cfg) {
             var box = {x: x, y: y, w: w, h: h};
             if (free(box, taken) && inside(box, size)) {
                 taken.push(box);
-                L.DomUtil.setPosition(el, L.point(Math.round(x), Math.round(y)));
+                put(item, x, y, selected);
                 return true;
             }
         }
@@ -171,10 +192,9 @@ window.dlInitMap = function (map, cfg) {
             // The selection is always named, even over a neighbour.
             var x0 = p.x + gap, y0 = p.y - h / 2;
             taken.push({x: x0, y: y0, w: w, h: h});
-            L.DomUtil.setPosition(el, L.point(Math.round(x0), Math.round(y0)));
+            put(item, x0, y0, selected);
             return true;
         }
-        L.DomUtil.remove(el);
         return false;
     }
     function inside(box, size) {
@@ -200,10 +220,10 @@ window.dlInitMap = function (map, cfg) {
             taken.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r});
         });
         var story = window.dlStoryLabels || [];
-        var storyNames = {};
+        var storyNames = {}, wanted = [];
         story.forEach(function (item) {
             storyNames[item.n.toLowerCase()] = true;
-            if (bounds.contains([item.p[1], item.p[0]])) { place(item, taken, size); }
+            if (bounds.contains([item.p[1], item.p[0]])) { wanted.push(item); }
         });
         // A city the story names itself (often spelled otherwise: Al Quşayr, al-Qusayr) is
         // labelled once, by the story.
@@ -217,8 +237,11 @@ window.dlInitMap = function (map, cfg) {
             for (var i = 0; i < storyPoints.length; i++) {
                 if (p.distanceTo(storyPoints[i]) < 14) { return; }
             }
-            place(item, taken, size);
+            wanted.push(item);
         });
+        // Story labels first, in their order, then the basemap's.
+        measure(wanted);
+        wanted.forEach(function (item) { place(item, taken, size); });
     }
     window.dlRelabel = relabel;
 
