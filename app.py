@@ -67,8 +67,6 @@ PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 # Seconds each chapter stays on screen during the Tour (tests set it short).
 TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
-# What the map's script reports once it has drawn the story (js/basemap.js, tellDrawn).
-MAP_DRAWN = "dateline:drawn"
 
 st.set_page_config(page_title="Dateline", layout="wide")
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
@@ -521,7 +519,7 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
     st.session_state.pinned_for = story_id
     # Built anew on each run: st_folium renames the map while rendering it, so a kept map
     # would render its header twice.
-    fmap = base_map(story, tiles=tiles, pinned=pinned, tell_drawn=True)
+    fmap = base_map(story, tiles=tiles, pinned=pinned)
     map_key = f"map-{story_id}"
     # A big story is drawn for the reader's view only, so zooming and panning rerun the script
     # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
@@ -580,12 +578,7 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
             "map shows through."
         )
     tip = (clicked or {}).get("last_object_clicked_tooltip")
-    if tip == MAP_DRAWN:
-        if not st.session_state.get("map_drawn"):
-            # The map has drawn the story: now the whole page, with the timeline's charts.
-            st.session_state.map_drawn = True
-            st.rerun()
-    elif tip and tip != st.session_state.get("last_tip"):
+    if tip and tip != st.session_state.get("last_tip"):
         st.session_state.last_tip = tip
         key = parse_key(tip)
         if key:
@@ -909,12 +902,8 @@ def story_panel() -> None:
 
 words = story_words(story.meta)
 story_panel()
-# Per story and filter, not per window: built on a full run only, untouched by a slider move,
-# and only once the map has drawn (Vega's 800 KB of script held up the map's first frame).
-if st.session_state.get("map_drawn"):
-    timeline()
-else:
-    st.caption("The timeline's charts follow once the map is drawn.")
+# Per story and filter, not per window: built on a full run only, untouched by a slider move.
+timeline()
 
 
 @st.cache_resource

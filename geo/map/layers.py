@@ -518,13 +518,10 @@ class Basemap(JSCSSMixin, MacroElement):
         """
     )
 
-    def __init__(
-        self, url: str | None, pinned: bool = False, inline: bool = False, tell: bool = False
-    ):
+    def __init__(self, url: str | None, pinned: bool = False, inline: bool = False):
         super().__init__()
         self._name = "DatelineBasemap"
-        cfg = {"base": url, "pinned": pinned, "controls": True, "tell_drawn": tell}
-        self.cfg_js = script_json(cfg)
+        self.cfg_js = script_json({"base": url, "pinned": pinned, "controls": True})
         self.inline = inline
         self.inline_js = "\n".join(load_js(n) for n in MAP_SCRIPTS) if inline else ""
         self.css = "\n".join(load_css(n) for n in MAP_STYLES) if inline else ""
@@ -603,14 +600,11 @@ def base_map(
     height: int = 620,
     pinned: tuple[int, tuple[float, float]] | None = None,
     inline: bool = False,
-    tell_drawn: bool = False,
 ) -> folium.Map:
     """The story's base map: offline basemap and labels from ``basemap`` (a URL folder, None for
     none), legend, scale, fullscreen, the date box; no story objects. ``tiles`` names one of
     ``ONLINE_TILES`` to draw over the offline basemap; ``pinned`` (zoom, centre) is a view a link
-    asked for, kept until the reader moves the map; with ``tell_drawn`` the map reports once, as
-    a click with the tooltip "dateline:drawn", that it has drawn the story (the dashboard then
-    builds its charts)."""
+    asked for, kept until the reader moves the map."""
     p = story.places
     core = p[p["radius_m"] < REGION_RADIUS_M]
     if core.empty:  # a story of regions only: fit them all
@@ -640,7 +634,7 @@ def base_map(
     # With no tile layer folium leaves these off the map, and marker clustering needs maxZoom.
     m.options.update(minZoom=2, maxZoom=14)
     if basemap is not None:
-        Basemap(basemap, pinned=pinned is not None, inline=inline, tell=tell_drawn).add_to(m)
+        Basemap(basemap, pinned=pinned is not None, inline=inline).add_to(m)
     if tiles in ONLINE_TILES:
         name, url, attr = ONLINE_TILES[tiles]
         # Above the offline basemap (js/basemap.js puts the tile pane there): where tiles fail to

@@ -27,8 +27,6 @@ def run_app(table: bool = True, **params: str) -> AppTest:
     for k, v in params.items():
         at.query_params[k] = v
     at.session_state["show_table"] = table
-    # As if the map had drawn and said so (js/basemap.js): the charts are then built.
-    at.session_state["map_drawn"] = True
     at.run()
     assert not at.exception, at.exception
     return at
@@ -157,11 +155,3 @@ def test_timeline_charts_cover_the_whole_story_whatever_the_window():
     specs = [c.proto.spec for c in wide.get("vega_lite_chart")]
     assert len(specs) == 2 and all(specs)
     assert specs == [c.proto.spec for c in narrow.get("vega_lite_chart")]
-
-
-def test_the_charts_wait_until_the_map_has_drawn():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.run()
-    assert not at.exception
-    assert len(at.get("vega_lite_chart")) == 0
-    assert any("once the map is drawn" in c.value for c in at.caption)

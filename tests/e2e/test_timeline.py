@@ -83,7 +83,7 @@ def test_a_move_sends_less_than_10_kb(server, page_for):
 
     cdp.on("Network.webSocketFrameReceived", frame_bytes)
     cdp.on("Network.webSocketFrameSent", frame_bytes)
-    # The page is whole once the charts that follow the map's first drawing are in.
+    # The page is whole once the timeline's charts are in.
     expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2, timeout=30_000)
     page.wait_for_selector(IDLE)
     sizes.clear()
@@ -154,15 +154,3 @@ def test_tour_plays_the_chapters_one_after_another(server, page_for):
     page.get_by_role("button", name="Stop tour").click()
     page.wait_for_selector(APP_READY)
     expect(page.get_by_role("button", name="Tour")).to_be_visible()
-
-
-@pytest.mark.parametrize("size", [pytest.param(SIZES["laptop"], id="laptop")])
-def test_the_timeline_charts_follow_once_the_map_has_drawn(server, page_for, size):
-    page, traffic = page_for(server, viewport=size)
-    ready(page)
-    charts = page.get_by_test_id("stVegaLiteChart")
-    expect(charts).to_have_count(2, timeout=30_000)
-    expect(page.get_by_text("follow once the map is drawn")).to_have_count(0)
-    # The report is not a click: nothing got selected, and the address says no selection.
-    assert "sel=" not in page.url
-    assert not traffic.console_errors, traffic.console_errors

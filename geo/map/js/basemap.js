@@ -328,20 +328,7 @@ window.dlInitMap = function (map, cfg) {
         } catch (e) { /* a published file has no parent page to write to */ }
     }
     function move(fn) { ours = true; fn(); }
-    // The page is told once that the story is on the map (the way st_folium reports a click),
-    // and only then builds its charts: their scripts would otherwise hold up the map's frame.
-    var told = false;
-    function tellDrawn() {
-        var g = window.__GLOBAL_DATA__;
-        if (told || !g || !cfg.tell_drawn) { return; }
-        told = true;
-        setTimeout(function () {
-            g.last_object_clicked_tooltip = 'dateline:drawn';
-            map.fire('click', {latlng: map.getCenter()});
-        }, 0);
-    }
     window.dlShow = function (s) {
-        tellDrawn();
         window.dlStoryLabels = s.labels || [];
         window.dlStoryMarks = s.marks || [];
         window.dlSetDate(s.date || '');

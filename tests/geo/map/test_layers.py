@@ -581,10 +581,3 @@ def test_story_layers_circle_the_selected_place(story: Story):
         tuple(f["geometry"]["coordinates"][::-1]) for f in all_features(places, "Uncertainty")
     )
     assert centres == [(34.00583, 36.21806), (34.5624, 38.28402)]
-
-
-@pytest.mark.parametrize(("tell", "expected"), [(False, False), (True, True)])
-def test_only_a_map_asked_to_reports_that_it_has_drawn(story: Story, tell, expected):
-    # The New story page's preview takes map clicks as places: it must not get the report.
-    (basemap,) = [el for el in walk(base_map(story, tell_drawn=tell)) if hasattr(el, "cfg_js")]
-    assert json.loads(basemap.cfg_js)["tell_drawn"] is expected
