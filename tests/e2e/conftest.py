@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.appserver import (
     APP_READY,
@@ -107,3 +108,16 @@ def page_for(browser, request):
 
 def map_frame(page):
     return page.frame_locator(MAP_FRAME)
+
+
+def map_js(page, script: str):
+    """Evaluate ``script`` inside the map's frame."""
+    frame = next(f for f in page.frames if "streamlit_folium" in f.url)
+    return frame.evaluate(script)
+
+
+def ready_map(page):
+    """The map's frame, once the map's own script has run (the date box has its text)."""
+    frame = map_frame(page)
+    expect(frame.get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
+    return frame

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import APP_READY, map_frame
+from tests.e2e.conftest import APP_READY, map_frame, map_js, ready_map
 from tests.helpers import FIXTURES
 
 pytestmark = pytest.mark.e2e
@@ -20,19 +20,6 @@ ALL_SIZES = [pytest.param(v, id=k) for k, v in SIZES.items()]
 
 def details(page):
     return page.get_by_test_id("stColumn").filter(has_text="Details")
-
-
-def map_js(page, script: str):
-    """Evaluate ``script`` inside the map's frame."""
-    frame = next(f for f in page.frames if "streamlit_folium" in f.url)
-    return frame.evaluate(script)
-
-
-def ready_map(page):
-    frame = map_frame(page)
-    # The map's own script has run once the date box has its text.
-    expect(frame.get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
-    return frame
 
 
 # Streamlit scrolls an inner container, not the window: every scrolled element counts.

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import APP_READY, map_frame
+from tests.e2e.conftest import APP_READY, map_js, ready_map
 
 pytestmark = pytest.mark.e2e
 
@@ -18,18 +18,10 @@ ALL_SIZES = [pytest.param(v, id=k) for k, v in SIZES.items()]
 IDLE = "[data-test-script-state='notRunning']"
 
 
-def map_js(page, script: str):
-    frame = next(f for f in page.frames if "streamlit_folium" in f.url)
-    return frame.evaluate(script)
-
-
 def ready(page):
-    frame = map_frame(page)
-    expect(frame.get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
-    # The story is drawn once its data has arrived.
-    page.frame_locator("iframe[title='streamlit_folium.st_folium']").locator(
-        ".dl-pin"
-    ).first.wait_for()
+    """The map's frame once the story itself is drawn (its data has arrived)."""
+    frame = ready_map(page)
+    frame.locator(".dl-pin").first.wait_for()
     return frame
 
 
