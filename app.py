@@ -12,6 +12,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
+import vl_convert
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
@@ -67,6 +68,9 @@ PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 # Seconds each chapter stays on screen during the Tour (tests set it short).
 TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
+# The timeline charts are drawn this wide and scaled to their column: 1.3x on a laptop, 0.8x on a
+# phone, where the columns stack.
+CHART_WIDTH = 380
 
 st.set_page_config(page_title="Dateline", layout="wide")
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
@@ -685,9 +689,18 @@ def _chapter_rules(chapters) -> alt.Chart:
     rules = base.mark_rule(color="#888", strokeDash=[3, 3]).encode(x="day:T")
     # Written down each rule: the chapters of one week would overlap side by side.
     text = base.mark_text(
-        angle=90, align="left", baseline="bottom", dx=3, y=2, fontSize=9, color="#666"
+        angle=90, align="left", baseline="bottom", dx=3, y=2, fontSize=11, color="#666"
     ).encode(x="day:T", text="label:N")
     return rules + text
+
+
+def _picture(chart: alt.TopLevelMixin) -> dict:
+    # Drawn as a picture that is scaled to its column (about 0.8x): type a little larger.
+    return (
+        chart.configure_axis(labelFontSize=12, titleFontSize=12)
+        .configure_legend(labelFontSize=12, symbolSize=90)
+        .to_dict()
+    )
 
 
 def _chart_title(text: str) -> alt.Title:
@@ -733,10 +746,10 @@ def _chart_specs(
                 ),
                 tooltip=["day:T", "family:N", "value:Q"],
             )
-            .properties(height=220)
+            .properties(height=220, width=CHART_WIDTH)
         )
         bars = bars + rules
-        bars = bars.properties(title=_chart_title("Events per day, whole story")).to_dict()
+        bars = _picture(bars.properties(title=_chart_title("Events per day, whole story")))
     area = held_area_long(s.fronts, s.start, s.end)
     line = None
     if not area.empty:
@@ -765,33 +778,50 @@ def _chart_specs(
                 ),
                 tooltip=["day:T", "side:N", "km2:Q", "figure:N"],
             )
-            .properties(height=220)
+            .properties(height=220, width=CHART_WIDTH)
         )
         held = upper_first(story_words(s.meta)["held"])
-        line = (line + rules).properties(title=_chart_title(f"{held} area (reported km²)"))
-        line = line.to_dict()
+        line = _picture(
+            (line + rules).properties(title=_chart_title(f"{held} area (reported km²)"))
+        )
     return bars, line
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _chart_pictures(
+    path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
+) -> tuple[str | None, str | None]:
+    """The two timeline charts drawn as SVG on the server, once per story and filter.
+
+    A picture, not a Vega chart in the page: Vega's 775 KB of JavaScript, parsed and run while
+    the map's frame loads, held the first map back by a second. Data is drawn as SVG text
+    (escaped), and an SVG shown as an image runs no script.
+    """
+    return tuple(
+        None if spec is None else vl_convert.vegalite_to_svg(spec)
+        for spec in _chart_specs(path, fingerprint, cats, acts)
+    )
 
 
 def timeline() -> None:
     """Events per day and the held area over the whole story, with the chapters marked."""
     path = stories[story_id].path
     cats = None if chosen_categories == categories else tuple(chosen_categories)
-    bars, line = _chart_specs(str(path), _fingerprint(path), cats, tuple(chosen_actors))
+    bars, line = _chart_pictures(str(path), _fingerprint(path), cats, tuple(chosen_actors))
     # The headings are the charts' own titles: an unchanged chart is sent as a short reference.
     chart_a, chart_b = st.columns(2)
     with chart_a:
         if bars is None:
             st.caption("Events per day: no events match the filters.")
         else:
-            st.vega_lite_chart(bars, width="stretch")
+            st.image(bars, width="stretch", alt="Events per day over the whole story")
     with chart_b:
         if story.fronts.empty:
             st.caption(f"This story has no {literal(words['enclave'])}.")
         elif line is None:
             st.caption("No area reported.")
         else:
-            st.vega_lite_chart(line, width="stretch")
+            st.image(line, width="stretch", alt="Area held over the whole story")
 
 
 def events_table(start: date, end: date, events: pd.DataFrame) -> None:

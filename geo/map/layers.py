@@ -33,6 +33,7 @@ from geo.map.assets import (
     LOCAL_JS,
     MAP_SCRIPTS,
     MAP_STYLES,
+    bundle,
     load_css,
     load_js,
     localize,
@@ -643,7 +644,7 @@ def base_map(
     PngButton(png_config(story.id, story.title, story.start, story.end), inline).add_to(m)
     if "zoom" not in view and pinned is None:
         m.fit_bounds(bounds, padding=(20, 20))
-    return localize(m)
+    return localize(m) if inline else bundle(localize(m))
 
 
 def load_basemap(path: Path) -> dict:
@@ -867,7 +868,7 @@ def standalone_html(story: Story, basemap: dict | None, events: pd.DataFrame, da
     m = base_map(story, basemap)
     for g in story_layers(story, events, day):
         g.add_to(m)
-    return m.get_root().render()
+    return bundle(m).get_root().render()
 
 
 class StoryWindow(MacroElement):

@@ -83,3 +83,13 @@ def test_hostile_link_gives_one_short_notice_of_text():
     notice = at.info[0].value
     assert not MARKUP.search(notice) and "](" not in notice and "<" not in notice, notice
     assert len(notice) < 2000
+
+
+def test_hostile_story_charts_are_pictures_with_its_text_escaped():
+    from tests.app.test_app import chart_pictures
+
+    pictures = chart_pictures(run(story="hostile"))
+    assert pictures
+    for svg in pictures:
+        assert "<script" not in svg and "foreignObject" not in svg and "href=" not in svg
+        assert "<img" not in svg and "<b>" not in svg

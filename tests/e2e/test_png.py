@@ -66,7 +66,7 @@ def test_download_png_from_the_dashboard(server, page_for, viewport, scale):
     expect(frame.locator(".dl-label").first).to_be_visible()
     frame.locator(".leaflet-dlLand-pane path").first.wait_for(state="attached")
     # The page is whole (the timeline's charts are in) and idle.
-    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2, timeout=30_000)
+    expect(page.get_by_test_id("stImage")).to_have_count(2, timeout=30_000)
     page.wait_for_selector("[data-test-script-state='notRunning']")
     size = frame.locator(".leaflet-container").evaluate("e => [e.clientWidth, e.clientHeight]")
     asked = len(traffic.requests)

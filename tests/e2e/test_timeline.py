@@ -76,7 +76,7 @@ def test_a_move_sends_less_than_10_kb(server, page_for):
     cdp.on("Network.webSocketFrameReceived", frame_bytes)
     cdp.on("Network.webSocketFrameSent", frame_bytes)
     # The page is whole once the timeline's charts are in.
-    expect(page.get_by_test_id("stVegaLiteChart")).to_have_count(2, timeout=30_000)
+    expect(page.get_by_test_id("stImage")).to_have_count(2, timeout=30_000)
     page.wait_for_selector(IDLE)
     sizes.clear()
     thumb = end_thumb(page)

@@ -12,15 +12,19 @@ from folium.plugins import MarkerCluster
 
 from geo.map.assets import (
     _FILES,
+    JS_DIR,
     LOCAL_CSS,
     LOCAL_JS,
+    MAP_SCRIPTS,
     PNG_SCRIPTS,
     SCRIPTS_URL,
     STATIC_URL,
     NonLocalAssetError,
+    bundle,
+    bundle_text,
+    bundle_url,
     install_static,
     localize,
-    script_urls,
     style_urls,
 )
 from geo.map.layers import base_map, standalone_html
@@ -61,15 +65,44 @@ def html(story: Story) -> str:
 # --- the rendered page ----------------------------------------------------------------------------
 
 
-def test_page_loads_leaflet_and_markercluster_locally(html: str):
+def test_page_loads_one_local_bundle_and_the_stylesheets(html: str):
     assert asset_urls(html) == [
-        ("script", f"{STATIC_URL}/leaflet/leaflet.js"),
+        ("script", bundle_url()),
         ("link", f"{STATIC_URL}/leaflet/leaflet.css"),
-        *(("script", url) for _name, url in script_urls(PNG_SCRIPTS)),
-        ("script", f"{STATIC_URL}/markercluster/leaflet.markercluster.js"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.css"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.Default.css"),
     ]
+
+
+def test_the_bundle_holds_leaflet_first_then_each_script_whole():
+    text = bundle_text()
+    parts = [
+        _FILES["leaflet/leaflet.js"],
+        _FILES["markercluster/leaflet.markercluster.js"],
+        *(JS_DIR / f"{n}.js" for n in (*MAP_SCRIPTS, *PNG_SCRIPTS)),
+    ]
+    middles = [p.read_bytes() for p in parts]
+    at = [text.index(b[len(b) // 2 : len(b) // 2 + 200]) for b in middles]
+    assert at == sorted(at)
+    assert b"sourceMappingURL" not in text
+
+
+def test_bundle_rewrites_only_the_scripts_it_holds():
+    m = folium.Map(tiles=None)
+    m.default_js = [("leaflet", LOCAL_JS["leaflet"]), ("other", "/app/static/other.js")]
+    bundle(m)
+    assert m.default_js == [("dateline_bundle", bundle_url()), ("other", "/app/static/other.js")]
+
+
+def test_install_static_serves_the_bundle_at_its_versioned_url(tmp_path: Path):
+    install_static(tmp_path)
+    name = bundle_url().removeprefix(SCRIPTS_URL + "/").split("?")[0]
+    assert (tmp_path / "dateline" / name).read_bytes() == bundle_text()
+
+
+def test_a_published_page_does_not_use_the_bundle(story: Story):
+    page = base_map(story, None, inline=True).get_root().render()
+    assert "map-bundle" not in page
 
 
 def test_page_has_no_remote_script_or_stylesheet(html: str):
