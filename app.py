@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import hashlib
+import importlib.metadata
+import inspect
+import json
 import os
 import time
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
-import vl_convert
 from streamlit.errors import StreamlitAPIException
 from streamlit_folium import st_folium
 
 from geo.atomic import atomic_write_text
+from geo.geocoders.gazetteer import default_cache_dir
 from geo.map.assets import install_static
 from geo.map.layers import (
     ONLINE_TILES,
@@ -55,6 +60,9 @@ from geo.story.urlstate import (
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
+
+if TYPE_CHECKING:
+    import altair as alt
 
 ROOT = Path(__file__).resolve().parent
 # DATELINE_ONLINE_TILES sets the default base layer: 1/true for OpenStreetMap, or a TILES name.
@@ -685,6 +693,8 @@ def _chapter_rules(chapters) -> alt.Chart:
         [{"day": pd.Timestamp(d), "label": label} for d, label in chapter_marks(chapters)],
         columns=["day", "label"],
     )
+    import altair as alt
+
     base = alt.Chart(marks)
     rules = base.mark_rule(color="#888", strokeDash=[3, 3]).encode(x="day:T")
     # Written down each rule: the chapters of one week would overlap side by side.
@@ -704,11 +714,12 @@ def _picture(chart: alt.TopLevelMixin) -> dict:
 
 
 def _chart_title(text: str) -> alt.Title:
+    import altair as alt
+
     # Drawn by Vega as text, never as HTML or markdown.
     return alt.Title(text, anchor="start", fontSize=15, fontWeight=600, offset=8)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
 def _chart_specs(
     path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
 ) -> tuple[dict | None, dict | None]:
@@ -717,6 +728,8 @@ def _chart_specs(
     They do not follow the slider: an unchanged chart is not sent again on a move (the page
     keeps it by its hash), and the whole story around the window is what a timeline is for.
     """
+    import altair as alt  # on a cache miss only: 0.9 s of imports at a server's first page
+
     s = _load(path, fingerprint)
     rules = _chapter_rules(s.chapters)
     evs = story_window(s, s.start, s.end, cats, acts)
@@ -787,6 +800,14 @@ def _chart_specs(
     return bars, line
 
 
+# What draws the pictures: an edit of these functions, their width or a new Vega draws them anew.
+_CHART_CODE = hashlib.sha256(
+    "".join(inspect.getsource(f) for f in (_chapter_rules, _picture, _chart_title, _chart_specs))
+    .__add__(f"{CHART_WIDTH} {importlib.metadata.version('vl-convert-python')}")
+    .encode()
+).hexdigest()[:12]
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def _chart_pictures(
     path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
@@ -797,10 +818,26 @@ def _chart_pictures(
     the map's frame loads, held the first map back by a second. Data is drawn as SVG text
     (escaped), and an SVG shown as an image runs no script.
     """
-    return tuple(
+    # Kept on disk beside the big stories' event stores: a new server's first page would
+    # otherwise spend a second importing Altair and starting Vega before its map is done.
+    key = json.dumps([path, fingerprint, cats, acts, _CHART_CODE], default=str)
+    file = default_cache_dir() / "charts" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+    try:
+        if file.stat().st_size < 8_000_000:
+            kept = json.loads(file.read_text(encoding="utf-8"))
+            if isinstance(kept, list) and len(kept) == 2:
+                return tuple(x if isinstance(x, str) else None for x in kept)
+    except (OSError, ValueError):
+        pass  # not there yet, or unreadable: drawn again
+    import vl_convert
+
+    pictures = tuple(
         None if spec is None else vl_convert.vegalite_to_svg(spec)
         for spec in _chart_specs(path, fingerprint, cats, acts)
     )
+    with contextlib.suppress(OSError):  # a read-only cache: drawn again next time
+        atomic_write_text(file, json.dumps(pictures))
+    return pictures
 
 
 def timeline() -> None:

@@ -177,3 +177,22 @@ def chart_pictures(at) -> list[str]:
             if head == "data:image/svg+xml;base64":
                 out.append(base64.b64decode(data).decode("utf-8"))
     return out
+
+
+def test_a_new_server_takes_the_chart_pictures_from_the_disk_cache(monkeypatch, tmp_path):
+    import streamlit as st
+    import vl_convert
+
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path))
+    st.cache_data.clear()
+    drawn = chart_pictures(run_app(table=False, story="mini"))
+    assert len(drawn) == 2 and list((tmp_path / "charts").glob("*.json"))
+
+    def no_vega(spec):
+        raise AssertionError("drawn again instead of read from the disk cache")
+
+    # A new server: the memory cache is empty, the disk still has the pictures.
+    st.cache_data.clear()
+    monkeypatch.setattr(vl_convert, "vegalite_to_svg", no_vega)
+    assert chart_pictures(run_app(table=False, story="mini")) == drawn
+    assert not list((tmp_path / "charts").glob("*.tmp*"))

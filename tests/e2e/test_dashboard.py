@@ -26,8 +26,9 @@ def test_app_renders_offline(server, page_for):
     expect(page.get_by_test_id("stException")).to_have_count(0)
     frame = map_frame(page)
     expect(frame.locator(".dl-pin").first).to_be_visible(timeout=30_000)
-    # Leaflet itself came from this server.
-    assert any("/app/static/vendor/leaflet/leaflet.js" in u for u in traffic.requests)
+    # Leaflet itself came from this server, in the map's one bundle of scripts.
+    assert any("/app/static/dateline/map-bundle.js?v=" in u for u in traffic.requests)
+    assert frame.locator("body").evaluate("() => Boolean(window.L && L.version)")
     assert not traffic.blocked
 
 
