@@ -944,8 +944,8 @@ def story_panel() -> None:
     )
     write_url(start, end)
     map_col, detail_col = st.columns([7, 3], gap="medium")
-    with map_col:
-        story_map(start, end, events)
+    # The map is sent last though drawn first: the page holds a component's new arguments
+    # until the messages after it have come, ~50 ms a move when details and toggle followed.
     with detail_col:
         if current is not None:
             chapter_text(current)
@@ -954,6 +954,8 @@ def story_panel() -> None:
     # is 20 KB a move); the timeline below does not follow it and stays out of this panel.
     if st.toggle("Events in the window, as a table", key="show_table"):
         events_table(start, end, events)
+    with map_col:
+        story_map(start, end, events)
     if st.session_state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(PLAY_STEP_SECONDS)
