@@ -72,6 +72,7 @@ ALTERNATE_PENALTY = 1.5
 
 _TOKEN = re.compile(r"[^\W_][\w’']*")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_QUOTES = frozenset("'’")
 _CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur"})
 _LOCATIVE = frozenset(
     [
@@ -205,7 +206,7 @@ def _candidate_dict(p: GazetteerPlace) -> dict[str, object]:
     }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     text: str
     start: int
@@ -245,12 +246,20 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
     # (the same answer as sentence_index: the previous sentence when between two).
     starts = [s.start for s in sentences]
     idx = 0
+    # The next sentence's start: the walk moves on only once a token reaches it.
+    next_start = starts[1] if len(starts) > 1 else math.inf
+    append = tokens.append
     for m in _TOKEN.finditer(text):
-        word = _POSSESSIVE.sub("", m.group()) if len(m.group()) > 3 else m.group()
+        word = m.group()
+        # _POSSESSIVE, without a regex call for the many words that do not end in ' or 's.
+        if len(word) > 3 and (word[-1] in _QUOTES or (word[-1] == "s" and word[-2] in _QUOTES)):
+            word = _POSSESSIVE.sub("", word)
         start = m.start()
-        while idx + 1 < len(starts) and starts[idx + 1] <= start:
-            idx += 1
-        tokens.append(
+        if start >= next_start:
+            while idx + 1 < len(starts) and starts[idx + 1] <= start:
+                idx += 1
+            next_start = starts[idx + 1] if idx + 1 < len(starts) else math.inf
+        append(
             _Token(word, start, start + len(word), normalize(word), word[:1].isupper(), idx,
                    idx != last_sentence)
         )  # fmt: skip

@@ -235,3 +235,24 @@ def test_tokenize_sentence_walk_matches_search(text: str) -> None:
     for tok in tokenize(text, sentences):
         expected = sentence_index(sentences, tok.start) if sentences else 0
         assert tok.sentence == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "token"),
+    [
+        ("Syria's", "Syria"),
+        ("Syria’s", "Syria"),
+        ("Aleppo'", "Aleppo"),
+        ("Homs", "Homs"),  # an s alone stays
+        ("Idlib''", "Idlib'"),  # one mark at a time, as the regex removes it
+        ("it's", "it"),
+        ("Ba'", "Ba'"),  # three characters and less are kept whole
+        ("Qa'a", "Qa'a"),
+    ],
+)
+def test_tokenize_drops_the_possessive_as_the_regex_does(word: str, token: str) -> None:
+    from geo.extract.places import _POSSESSIVE, tokenize
+
+    [tok] = tokenize(word, [])
+    assert tok.text == token
+    assert tok.text == (_POSSESSIVE.sub("", word) if len(word) > 3 else word)
