@@ -110,6 +110,8 @@ _ADJECTIVE_ENDINGS = ("ian", "ean", "ese", "ish", "ians", "eans", "inos", "inas"
 _UNKNOWN_MAX_TOKENS = 3
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
+# ", Syria", ", Texas", ", Ky.": a country or division written right after a name.
+_AFTER_COMMA = re.compile(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)")
 _BORDER_WORDS = r"(?:border|frontier)(?:\s+(?:region|area|zone|crossing|strip))?"
 _BORDER_PAIR = re.compile(
     r"\b(?P<a>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)\s*[-–/]\s*(?P<b>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)"
@@ -625,6 +627,8 @@ class _Votes:
         self.divisions: dict[str, set[str]] = {}
         # (name, point) of the places a first pass chose: see neighbours().
         self.anchors: list[tuple[str, tuple[float, float]]] = []
+        # _ranked's work that does not depend on the anchors, by match.
+        self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
         for m in [*matches, *([dateline] if dateline else [])]:
             for country, weight in _contribution(m).items():
                 self.total[country] += weight
@@ -740,11 +744,37 @@ def _ranked(
     Lexington), a country or state written right after ("Paris, Texas"), its own name rather than
     an alternate, and nearness to the story's area.
     """
+    if m.kind in ("border", "anaphor", "one-side-border", "demonym"):
+        return list(m.candidates)[:1]
+    # Everything but the neighbours is the same in both passes: worked out once per match.
+    memo = votes.ranking_memo.get(id(m))
+    if memo is None or memo[0] is not m or memo[1] is not near:
+        memo = votes.ranking_memo[id(m)] = (m, near, _score_parts(m, votes, near))
+    parts = memo[2]
+
+    def score(k: int) -> float:
+        p, value, alternate, rest = parts[k]
+        if not alternate:
+            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        for term in rest:
+            value += term
+        return value
+
+    # Ties keep pool order (a candidate listed twice sits at its last place, as it always has).
+    last = {id(part[0]): k for k, part in enumerate(parts)}
+    order = sorted(range(len(parts)), key=lambda k: (-score(k), last[id(parts[k][0])]))
+    return [parts[k][0] for k in order]
+
+
+def _score_parts(
+    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None
+) -> list[tuple[GazetteerPlace, float, bool, tuple[float, ...]]]:
+    """For each candidate of ``_ranked``'s pool, in pool order: the score before the
+    neighbours' term, whether it is an alternate (no neighbours' help), and the terms added
+    after it, in the order they are added."""
     pool = list(m.candidates)
     if m.kind == "story":
         pool = [p for p in m.candidates if p.source == "story"] or pool
-    elif m.kind in ("border", "anaphor", "one-side-border", "demonym"):
-        return pool[:1]
     elif m.kind == "country":
         # A country's name is the country, or a division of that name (Georgia), not a town.
         pool = [p for p in m.candidates if p.source in ("country", "area")]
@@ -763,7 +793,7 @@ def _ranked(
         if q.source == "geonames" and big.get(q.country, 0) >= max(100_000, 100 * _population(q))
     }  # fmt: skip
 
-    def score(p: GazetteerPlace) -> float:
+    def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
@@ -781,18 +811,17 @@ def _ranked(
             # "Michigan, Oregon, New York, ... and California": among other states a name is
             # the state, not the village of that name in one of them.
             value += DIVISION_BONUS
-        if not alternate:
-            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        # (Here the neighbours' term: other places of the article near this one.)
+        rest: list[float] = []
         if m.boost and m.boost in countries:
-            value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
+            rest.append(100 + (100 if m.boost_division and m.boost_division == p.division else 0))
         if p.source == "geonames":
-            value += ALTERNATE_PENALTY * (_closeness(p, m.key) - 1.0)
+            rest.append(ALTERNATE_PENALTY * (_closeness(p, m.key) - 1.0))
         if p.source == "story" or (near is not None and near(p)):
-            value += NEAR_BONUS
-        return value
+            rest.append(NEAR_BONUS)
+        return p, value, alternate, tuple(rest)
 
-    order = {id(p): r for r, p in enumerate(pool)}
-    return sorted(pool, key=lambda p: (-score(p), order[id(p)]))
+    return [parts(p) for p in pool]
 
 
 def _choose(
@@ -807,7 +836,7 @@ def _qualifier_boost(
 ) -> tuple[str | None, str | None]:
     """ "Paris, Texas" / "Tripoli, Lebanon" / "Lexington, Ky.": the country (and division)
     named right after a name."""
-    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[m.end : m.end + 40])
+    after = _AFTER_COMMA.match(text[m.end : m.end + 40])
     if not after:
         return None, None
     written = after.group(1)
@@ -1311,7 +1340,7 @@ def _unknown_run(
 
 def _country_after(text: str, end: int, countries: CountryTable) -> Any:
     """The country named right after a name ("Baghuz, Syria"), if any."""
-    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[end : end + 40])
+    after = _AFTER_COMMA.match(text[end : end + 40])
     return countries.country(after.group(1)) if after else None
 
 

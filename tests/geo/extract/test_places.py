@@ -256,3 +256,32 @@ def test_tokenize_drops_the_possessive_as_the_regex_does(word: str, token: str) 
     [tok] = tokenize(word, [])
     assert tok.text == token
     assert tok.text == (_POSSESSIVE.sub("", word) if len(word) > 3 else word)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fighting near Homs and Qara, then in Baalbek and Hermel, Lebanon.",
+        "From Paris, Texas, to Dallas and Tyler; Paris again.",
+        "Kharkiv, Kyiv and Sloviansk; Volodymyr later.",
+        "Homs, Libya, and Homs.",
+    ],
+)
+def test_ranking_memo_gives_the_fresh_ranking(gazetteer: Gazetteer, text: str, monkeypatch):
+    from geo.extract import places as module
+
+    memoised = places(text, gazetteer)
+
+    class Forgetful(dict):
+        def get(self, key, default=None):
+            return None  # every ranking worked out afresh
+
+    real_votes = module._Votes
+
+    def votes(*args, **kwargs):
+        v = real_votes(*args, **kwargs)
+        v.ranking_memo = Forgetful()
+        return v
+
+    monkeypatch.setattr(module, "_Votes", votes)
+    assert places(text, gazetteer) == memoised
