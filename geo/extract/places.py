@@ -86,6 +86,18 @@ _POINT_KINDS = frozenset({"city", "town", "village"})
 # How a mention was found, by pass-one kind (plain names: "name").
 _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
         "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
+# Arabic articles that are English words too: lowercase and before a space ("as Google",
+# "at St. Paul"), they are the English words; hyphenated ("as-Sukhnah"), the article.
+_ENGLISH_ARTICLES = frozenset({"as", "at", "an"})
+# Capitalised words that never carry a title on past a name: "DETROIT The U.S. Transportation",
+# "AUSTIN, Texas A white nationalist", "in Toronto Saturday night".
+_TITLE_BREAKERS = frozenset(
+    ["a", "an", "the", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+     "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
+     "october", "november", "december"]
+)  # fmt: skip
+# How far a capitalised run may go past a name to reach an authority ("Kentucky State Police").
+_AUTHORITY_REACH = 3
 _JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
 # Verbs that take a place as their object: "captured Baghuz" names a place even when no
 # gazetteer knows it.
@@ -136,6 +148,7 @@ class WordLists:
     speech_verbs: frozenset[str]
     place_words: frozenset[str]
     not_before: frozenset[str] = frozenset()
+    authorities: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4)
@@ -149,7 +162,7 @@ def load_word_lists(path: str | None = None) -> WordLists:
 
     return WordLists(
         keys("stopwords"), keys("titles"), keys("given_names"), keys("speech_verbs"),
-        keys("place_words"), keys("not_before"),
+        keys("place_words"), keys("not_before"), keys("authorities"),
     )  # fmt: skip
 
 
@@ -218,6 +231,7 @@ class _Token:
     sentence: int
     first_in_sentence: bool
     joins_next: bool = False
+    hyphen_next: bool = False  # joined to the next word by a hyphen or dash ("al-Bab")
 
 
 @dataclass
@@ -266,15 +280,26 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
                    idx != last_sentence)
         )  # fmt: skip
         last_sentence = idx
+    prev: _Token | None = None
     for a, b in itertools.pairwise(tokens):
         gap = text[a.end : b.start]
         # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
         a.joins_next = a.sentence == b.sentence and gap in (" ", "-", "–", "- ", " - ")
+        a.hyphen_next = a.joins_next and gap != " "
         # "St. Louis", "Mt. Hood", "Ft. Worth": the abbreviation's dot does not end the name.
         if gap == ". " and a.key in _JOINING_ABBREVIATIONS and a.cap and b.cap:
             a.joins_next = True
+        # "Charles W. Murphy": a middle initial after a name joins the surname (not the "S" of
+        # "U.S. Army", which follows a dot).
+        if (
+            gap == ". " and len(a.text) == 1 and a.text.isupper() and b.cap and prev is not None
+            and a.sentence == b.sentence
+            and prev.joins_next and not prev.hyphen_next and prev.cap and len(prev.text) > 1
+        ):  # fmt: skip
+            a.joins_next = True
         if text[a.end : a.end + 2] in ("'s", "’s"):
             a.joins_next = False
+        prev = a
     return tokens
 
 
@@ -322,6 +347,8 @@ def _person_tokens(
             continue
         if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
+        if any(t.key in words.authorities for t in tokens[k : i + 1]):
+            continue  # "Kentucky State Police said": an authority speaks, not a person
         person.update(range(k, i + 1))
     return person
 
@@ -346,6 +373,8 @@ def _name_shape_ok(
     lead = inner[0]
     if not lead.cap and not (lead.key in ARTICLES and len(inner) > 1 and inner[1].cap):
         return False
+    if not lead.cap and lead.key in _ENGLISH_ARTICLES and not lead.hyphen_next:
+        return False  # "as Google", "at St. Paul": English words, unlike "as-Sukhnah"
     if len(inner) > 1 and not inner[-1].cap and inner[-1].key in place_words:
         inner = inner[:-1]
     if not inner[-1].cap:
@@ -572,19 +601,44 @@ def _in_capitalised_run(
         and right.cap
         and right.key not in words.place_words
         and right.key not in words.titles
+        and not _title_stops_before(tokens, m, words)
     ):
         return True
     # A capitalised function word opening the sentence ("The", "In") is not a title word; a
-    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg").
+    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg"),
+    # nor an article ("A Danbury stonework mason") or a compass word ("Far North Queensland").
     return (
         left is not None
         and left.joins_next
         and left.cap
         and not (left.first_in_sentence and left.key in words.stopwords)
+        and left.key not in _TITLE_BREAKERS
+        and left.key not in QUALIFIERS
         and not (left.text.isupper() and 2 <= len(left.text) <= 4
                  and (m.first < 2 or not tokens[m.first - 2].joins_next
                       or not tokens[m.first - 2].cap))
     )  # fmt: skip
+
+
+def _title_stops_before(tokens: list[_Token], m: _Match, words: WordLists) -> bool:
+    """Whether the capitalised words after a name leave it a place: a weekday, month or
+    article ("Toronto Saturday night", "DETROIT The U.S."), a change from a dateline's capitals
+    ("WASHINGTON Barack Obama"), or an authority of the place ("Kentucky State Police",
+    "Metcalfe County Sheriff's Office", "the Queensland Government")."""
+    right = tokens[m.last + 1]
+    if right.key in _TITLE_BREAKERS:
+        return True
+    name = tokens[m.first : m.last + 1]
+    if all(t.text.isupper() and len(t.text) > 1 for t in name) and not right.text.isupper():
+        return True
+    k = m.last + 1
+    while k < len(tokens) and k - m.last <= _AUTHORITY_REACH and tokens[k].cap:
+        if tokens[k].key in words.authorities:
+            return True
+        if not tokens[k].joins_next:
+            break
+        k += 1
+    return False
 
 
 def _country_of(p: GazetteerPlace) -> list[str]:
@@ -1309,6 +1363,8 @@ def _unknown_run(
     """The capitalised name starting at token ``i`` ("Baghuz", "al-Omar"), if it may be one."""
     tok = tokens[i]
     lead_article = tok.key in ARTICLES and not tok.cap and tok.joins_next
+    if lead_article and tok.key in _ENGLISH_ARTICLES and not tok.hyphen_next:
+        return None
     if not tok.cap and not lead_article:
         return None
     last = i

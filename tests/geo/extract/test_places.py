@@ -285,3 +285,58 @@ def test_ranking_memo_gives_the_fresh_ranking(gazetteer: Gazetteer, text: str, m
 
     monkeypatch.setattr(module, "_Votes", votes)
     assert places(text, gazetteer) == memoised
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A weekday, a month or an article after a name ends the capitalised run.
+        ("Snow fell in Dallas Saturday night.", ["Dallas"]),
+        ("It reached Tyler February 3.", ["Tyler"]),
+        ("Residents of Tyler The city said more.", ["Tyler"]),
+        # A dateline's capitals, then ordinary capitals: the run ends with the capitals.
+        ("TYLER Residents woke to snow.", ["TYLER"]),
+        # An authority of the place: the place is a place.
+        ("The Dallas Police Department said the road was shut.", ["Dallas"]),
+        ("Officers of the Tyler County Sheriff's Office came.", []),  # a county, not the town
+        ("Lebanon Health Ministry officials said so.", ["Lebanon"]),
+        ("Kharkiv State Fire Service crews came.", ["Kharkiv"]),
+        # An authority that speaks is no person: its place is still a place.
+        ("Dallas Police said the road was shut.", ["Dallas"]),
+        # Before the name: an article mid-sentence, a compass word.
+        ("Arrested — A Tyler man was held.", ["Tyler"]),
+        # Still titles: no authority, weekday or article in the run.
+        ("Tyler Perry Studios opened a lot.", []),
+        ("He starred in Paris Blues Tonight.", []),
+    ],
+)
+def test_capitalised_runs_that_leave_a_place(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        # "as", "at", "an" before a space are English words, never the Arabic article.
+        ("Firms such as Tyler Pipe grew.", []),
+        ("Cities such as Tyler grew, and Dallas.", ["Tyler", "Dallas"]),
+        ("They met at Tyler yesterday.", ["Tyler"]),
+    ],
+)
+def test_english_words_are_no_article(gazetteer: Gazetteer, text: str, spans) -> None:
+    assert [p.text for p in places(text, gazetteer)] == spans
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A middle initial joins the surname: "Tyler" is the doctor's name afterwards.
+        ("Dr. Charles W. Tyler joined the clinic in Dallas. Tyler studied in Paris, France.",
+         ["Dallas", "Paris", "France"]),
+        ("Charles W. Tyler joined. Tyler said yes.", []),
+        # The "S" of "U.S." is no initial.
+        ("The U.S. Dallas office shut.", ["U.S.", "Dallas"]),
+    ],
+)  # fmt: skip
+def test_middle_initial_joins_the_name(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
