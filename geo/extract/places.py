@@ -86,6 +86,16 @@ _POINT_KINDS = frozenset({"city", "town", "village"})
 # How a mention was found, by pass-one kind (plain names: "name").
 _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
         "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
+# A person's name is at most this many words ("Mevlut Mert Altintas").
+_NAME_MAX_WORDS = 3
+# Speech verbs that take the speaker after them: "...," said Taylor.
+_QUOTE_VERBS = frozenset({"said", "says", "added", "continued", "explained", "noted", "replied"})
+# After a name: the clause ends ("said Taylor."), or an age follows ("Gomez, 27,", "Altintas, a
+# 22-year-old").
+_CLAUSE_END = re.compile(r"[.,;:!?\"”]")
+_AGE_AFTER = re.compile(
+    r",\s+(?:\d{1,3}(?=[,.;)]|\s*(?:years?\s+old|-year-old))|an?\s+\d{1,3}-year-old)"
+)
 # Arabic articles that are English words too: lowercase and before a space ("as Google",
 # "at St. Paul"), they are the English words; hyphenated ("as-Sukhnah"), the article.
 _ENGLISH_ARTICLES = frozenset({"as", "at", "an"})
@@ -304,14 +314,21 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
 
 
 def _person_tokens(
-    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool]
+    tokens: list[_Token],
+    words: WordLists,
+    speaks_for_place: Callable[[str], bool],
+    text: str = "",
 ) -> set[int]:
-    """Indexes of tokens that belong to people's names: after a title, a first name, or "said".
+    """Indexes of tokens that belong to people's names: after a title, a first name, or "said",
+    before "said" ("said Taylor."), or beside an age ("82-year-old Geneva Morgan",
+    "Rafael Gomez, 27,").
 
     ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people.
     """
     person: set[int] = set()
     n = len(tokens)
+    if text:
+        person |= _aged_or_quoted(tokens, words, speaks_for_place, text)
     for i, tok in enumerate(tokens):
         starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
         if not starts_name or not tok.joins_next:
@@ -350,6 +367,66 @@ def _person_tokens(
         if any(t.key in words.authorities for t in tokens[k : i + 1]):
             continue  # "Kentucky State Police said": an authority speaks, not a person
         person.update(range(k, i + 1))
+    return person
+
+
+def _name_run(tokens: list[_Token], i: int, words: WordLists) -> int | None:
+    """Last token of a person-like name starting at ``i``: one to three capitalised words
+    joined by spaces, none of them a title, stopword or speech verb."""
+    last = i
+    while True:
+        t = tokens[last]
+        if not t.cap or t.key in words.titles or t.key in words.stopwords:
+            return None
+        if t.key in words.speech_verbs or t.key in words.authorities:
+            return None
+        if last - i + 1 == _NAME_MAX_WORDS or not t.joins_next or t.hyphen_next:
+            break
+        if last + 1 >= len(tokens) or not tokens[last + 1].cap:
+            break
+        last += 1
+    if last + 1 < len(tokens) and tokens[last].joins_next and tokens[last + 1].cap:
+        return None  # a longer capitalised run: a title, not a name
+    return last
+
+
+def _aged_or_quoted(
+    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool], text: str
+) -> set[int]:
+    """People's names told by an age or a quote rather than a first name or a title."""
+    person: set[int] = set()
+    n = len(tokens)
+    for i in range(n):
+        tok = tokens[i]
+        if not tok.cap:
+            continue
+        prev = tokens[i - 1] if i > 0 else None
+        aged_before = (
+            i >= 3 and prev is not None and prev.key == "old" and prev.joins_next
+            and not prev.hyphen_next and tokens[i - 2].key == "year"
+            and tokens[i - 3].text.isdigit() and tokens[i - 3].hyphen_next
+            and tokens[i - 2].hyphen_next
+        )  # fmt: skip
+        quoted = (
+            prev is not None and prev.key in _QUOTE_VERBS and prev.joins_next
+            and prev.sentence == tok.sentence
+        )  # fmt: skip
+        if not (aged_before or quoted or (prev is None or not prev.cap or not prev.joins_next)):
+            continue
+        last = _name_run(tokens, i, words)
+        if last is None or (not quoted and last == i):
+            # An age names a person by two words at least: "a 67-year-old Hammond resident".
+            continue
+        after = text[tokens[last].end : tokens[last].end + 24]
+        if quoted and not aged_before:
+            # "said Taylor." ends the clause; "said Baghdad was" does not name a speaker.
+            if not _CLAUSE_END.match(after):
+                continue
+        elif not aged_before and not _AGE_AFTER.match(after):
+            continue
+        if speaks_for_place(normalize(" ".join(t.text for t in tokens[i : last + 1]))):
+            continue
+        person.update(range(i, last + 1))
     return person
 
 
@@ -1173,7 +1250,7 @@ def find_places(
             dateline_match = _Match(-1, -1, -1 if d_start is None else d_start,
                                     -1 if d_end is None else d_end, normalize(name), candidates,
                                     "dateline")  # fmt: skip
-    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key))
+    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key), text)
     # Surnames: the last word of each person's name.
     person_keys = {tokens[k].key for k in person if k + 1 not in person}
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)

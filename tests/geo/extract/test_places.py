@@ -340,3 +340,21 @@ def test_english_words_are_no_article(gazetteer: Gazetteer, text: str, spans) ->
 )  # fmt: skip
 def test_middle_initial_joins_the_name(gazetteer: Gazetteer, text: str, expected) -> None:
     assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An age before or after a two-word name makes it a person, in every mention.
+        ("Police found 82-year-old Beau Tyler of Dallas. Tyler was hurt.", ["Dallas"]),
+        ("Rafael Tyler, 27, of Dallas was held. Tyler denied it.", ["Dallas"]),
+        ("Mevlut Mert Tyler, a 22-year-old officer, fired. Tyler fled.", []),
+        # A speaker named after the verb: "said Tyler."
+        ('"It burned," said Tyler. Crews from Dallas came.', ["Dallas"]),
+        # Still places: one word after an age, or a clause that goes on after "said".
+        ("A 67-year-old Tyler resident fell ill.", ["Tyler"]),
+        ("Officials said Tyler was calm.", ["Tyler"]),
+    ],
+)
+def test_people_told_by_an_age_or_a_quote(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
