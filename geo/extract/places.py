@@ -73,7 +73,10 @@ ALTERNATE_PENALTY = 1.5
 _TOKEN = re.compile(r"[^\W_][\w’']*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _QUOTES = frozenset("'’")
-_CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur"})
+_CONNECTORS = frozenset(
+    {"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur", "do", "da", "dos",
+     "das", "di"}
+)  # fmt: skip
 _LOCATIVE = frozenset(
     [
         "in", "into", "to", "from", "across", "inside", "near", "towards", "toward",
@@ -681,6 +684,18 @@ def _in_capitalised_run(
         and not _title_stops_before(tokens, m, words)
     ):
         return True
+    # "Bab el-Oued", "Ain al-Hilweh": an article and a name after it make a longer name.
+    if (
+        right is not None
+        and tokens[m.last].joins_next
+        and not right.cap
+        and right.key in ARTICLES
+        and right.joins_next
+        and m.last + 2 < len(tokens)
+        and tokens[m.last + 2].cap
+        and not (right.key in _ENGLISH_ARTICLES and not right.hyphen_next)
+    ):
+        return True
     # A capitalised function word opening the sentence ("The", "In") is not a title word; a
     # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg"),
     # nor an article ("A Danbury stonework mason") or a compass word ("Far North Queensland").
@@ -758,6 +773,8 @@ class _Votes:
         self.divisions: dict[str, set[str]] = {}
         # (name, point) of the places a first pass chose: see neighbours().
         self.anchors: list[tuple[str, tuple[float, float]]] = []
+        # (name, division) of those of them whose first-level division is known.
+        self.anchor_divisions: list[tuple[str, str]] = []
         # _ranked's work that does not depend on the anchors, by match.
         self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
         for m in [*matches, *([dateline] if dateline else [])]:
@@ -784,7 +801,10 @@ class _Votes:
                 self.total["US"] += 1
 
     def neighbours(self, place: GazetteerPlace, key: str) -> int:
-        """How many other names of the article were first placed within NEIGHBOUR_KM of it."""
+        """How many other names of the article were first placed within NEIGHBOUR_KM of it; for
+        a first-level division, inside it ("Toronto" for Ontario)."""
+        if place.source == "area" and place.id.startswith("adm1:") and place.division:
+            return len({k for k, d in self.anchor_divisions if k != key and d == place.division})
         if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
             return 0
         lat = place.lat
@@ -915,13 +935,31 @@ def _score_parts(
     namesakes = {q.country for q in pool if q.source == "country"}
     # A village whose country has a city of the same name a hundred times its size ("Atlanta",
     # Indiana, beside Atlanta, Georgia) gets no help from its surroundings either.
+    # So does one dwarfed by a division of that name in its country ("Wales", a village in
+    # England, beside Wales).
     big: dict[str, int] = {}
+    exact = False
     for q in pool:
-        if q.source == "geonames" and _closeness(q, m.key) == 1.0:
+        if q.source in ("geonames", "area") and _closeness(q, m.key) == 1.0:
             big[q.country] = max(big.get(q.country, 0), _population(q))
+            exact = exact or q.source == "geonames"
     dwarfed = {
         q.id for q in pool
         if q.source == "geonames" and big.get(q.country, 0) >= max(100_000, 100 * _population(q))
+    }  # fmt: skip
+    # A town whose own name is only near the written one, when another town's is the very name,
+    # gets no help from a division the article names ("Pittsburg", California, for
+    # "Pittsburgh"); nearby places still help it ("Mont-Royal" beside Montreal).
+    respelt = {
+        q.id for q in pool if exact and q.source == "geonames" and _closeness(q, m.key) < 1.0
+    }
+
+    # "Michigan, Oregon, New York, ... and California": among other states a name is the
+    # state, not the village of that name in one of them.
+    listed = {
+        q.country for q in pool
+        if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
+        and votes.divisions_of(q.country, m.key) >= DIVISION_LIST
     }  # fmt: skip
 
     def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:
@@ -931,16 +969,15 @@ def _score_parts(
         # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
         # no help from its surroundings: the name's own bearers come first.
         alternate = p.source == "geonames" and (_closeness(p, m.key) == 0.0 or p.id in dwarfed)
-        if votes.division_named(p, m.key) and not alternate:
-            value += DIVISION_BONUS
+        in_list = p.source == "area" and p.id.startswith("adm1:") and p.country in listed
         if (
-            p.source == "area"
-            and p.id.startswith("adm1:")
-            and votes.divisions_of(p.country, m.key) >= DIVISION_LIST
-            and p.country not in namesakes
+            votes.division_named(p, m.key)
+            and not alternate
+            and p.id not in respelt
+            and (in_list or p.country not in listed)
         ):
-            # "Michigan, Oregon, New York, ... and California": among other states a name is
-            # the state, not the village of that name in one of them.
+            value += DIVISION_BONUS
+        if in_list:
             value += DIVISION_BONUS
         # (Here the neighbours' term: other places of the article near this one.)
         rest: list[float] = []
@@ -979,10 +1016,36 @@ def _qualifier_boost(
         areas = [p for p in gaz.lookup(written) if p.source == "area" and p.admin1]
         areas = areas or gaz.lookup_written(written) or gaz.lookup_written(written.split()[0])
         if areas and areas[0].admin1:
+            if _listed_division(text, m, after.end(), areas[0].country):
+                return None, None  # "Georgia, Oklahoma, Pennsylvania": a list of states
             return areas[0].country, areas[0].division
     if key in us_state_names():
-        return "US", None
+        return (None, None) if _listed_division(text, m, after.end(), "US") else ("US", None)
     return None, None
+
+
+_LIST_GOES_ON = re.compile(r",\s|\s+(?:and|or)\s")
+
+
+def _listed_division(text: str, m: _Match, after_end: int, country: str) -> bool:
+    """Whether "Oklahoma, Pennsylvania" is two items of a list of divisions, not a town and
+    its state: the name is itself a first-level division of ``country``, and the list goes on
+    before or after the pair ("Georgia, Oklahoma, Pennsylvania"; "Utah, Washington and
+    Wisconsin"), unlike "a fire in California, Pennsylvania"."""
+    if not _is_division_of(m, country):
+        return False
+    before = text[max(0, m.start - 2) : m.start]
+    return before == ", " or bool(_LIST_GOES_ON.match(text, m.end + after_end))
+
+
+def _is_division_of(m: _Match, country: str) -> bool:
+    """Whether the name is itself a first-level division of ``country`` ("Oklahoma")."""
+    target = m.base if m.base is not None else m
+    return any(
+        p.source == "area" and p.id.startswith("adm1:") and p.country == country
+        and normalize(p.name) == target.key
+        for p in target.candidates
+    )  # fmt: skip
 
 
 def _disqualify(
@@ -1303,6 +1366,8 @@ def find_places(
         )  # fmt: skip
         if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
             votes.anchors.append((m.key, first.point))
+            if first.division:
+                votes.anchor_divisions.append((m.key, first.division))
 
     out: list[PlaceMention] = []
     if dateline_match is not None and dateline is not None:
