@@ -85,6 +85,9 @@ _LOCATIVE = frozenset(
 )  # fmt: skip
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
+# Words for a first-level division: "Washington state", "the state of Washington" (in
+# lowercase: "Michigan State University" is no division).
+_DIVISION_WORDS = frozenset({"state", "province"})
 _POINT_KINDS = frozenset({"city", "town", "village"})
 # How a mention was found, by pass-one kind (plain names: "name").
 _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
@@ -111,6 +114,9 @@ _TITLE_BREAKERS = frozenset(
 )  # fmt: skip
 # How far a capitalised run may go past a name to reach an authority ("Kentucky State Police").
 _AUTHORITY_REACH = 3
+# Gaps a name runs over: a space, a hyphen or dash, or a line break inside a sentence (text
+# wrapped at a fixed width: "Central\nAnatolia", "Gareth\nBale").
+_JOINING_GAPS = frozenset({" ", "-", "–", "- ", " - ", "\n", " \n", "\n "})
 _JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
 # Verbs that take a place as their object: "captured Baghuz" names a place even when no
 # gazetteer knows it.
@@ -245,6 +251,7 @@ class _Token:
     first_in_sentence: bool
     joins_next: bool = False
     hyphen_next: bool = False  # joined to the next word by a hyphen or dash ("al-Bab")
+    dash_next: bool = False  # by a dash with a space after it ("Trump - Wisconsin")
 
 
 @dataclass
@@ -297,8 +304,9 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
     for a, b in itertools.pairwise(tokens):
         gap = text[a.end : b.start]
         # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
-        a.joins_next = a.sentence == b.sentence and gap in (" ", "-", "–", "- ", " - ")
-        a.hyphen_next = a.joins_next and gap != " "
+        a.joins_next = a.sentence == b.sentence and gap in _JOINING_GAPS
+        a.hyphen_next = a.joins_next and gap.strip() in ("-", "–")
+        a.dash_next = a.joins_next and gap in ("- ", " - ")
         # "St. Louis", "Mt. Hood", "Ft. Worth": the abbreviation's dot does not end the name.
         if gap == ". " and a.key in _JOINING_ABBREVIATIONS and a.cap and b.cap:
             a.joins_next = True
@@ -344,8 +352,8 @@ def _person_tokens(
             # "Syrian President Bashar": a second title is not part of the name.
             if tokens[j].key not in words.titles:
                 person.add(j)
-            if not tokens[j].joins_next:
-                break
+            if not tokens[j].joins_next or tokens[j].dash_next:
+                break  # "Mr Trump - Wisconsin and Pennsylvania": a dash ends the name
             j += 1
         if tok.key in words.given_names and j > i + 1:
             person.add(i)
@@ -365,6 +373,8 @@ def _person_tokens(
             k -= 1
         if k > 0 and tokens[k - 1].key in _LOCATIVE:
             continue
+        if k < i and tok.key in words.titles:
+            continue  # "the Arizona Republican asked", "the Kyiv Mayor said": a role speaks
         if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
         if any(t.key in words.authorities for t in tokens[k : i + 1]):
@@ -576,15 +586,24 @@ class _Finder:
 
         A US "X County" is usually nowhere near the town X, so it drops the match.
         """
+        areas = [p for p in m.candidates if p.source == "area"]
+        before = self.tokens[m.first - 2 : m.first] if m.first >= 2 else []
+        if (
+            m.kind == "area" and len(before) == 2 and before[1].key == "of"
+            and before[0].key in _DIVISION_WORDS and not before[0].cap
+        ):  # fmt: skip
+            # "the state of Washington", "the province of Ontario": the division itself.
+            return _Match(m.first, m.last, m.start, m.end, m.key, areas, "area")
         nxt = m.last + 1
         if nxt >= len(self.tokens) or not self.tokens[m.last].joins_next:
             return m
         word = self.tokens[nxt].key
         if word == "county":
             return None
-        if word in _ADMIN_WORDS and m.kind == "area":
-            # "Kharkiv region": the division itself, when the gazetteer has it.
-            areas = [p for p in m.candidates if p.source == "area"]
+        division_word = word in _DIVISION_WORDS and not self.tokens[nxt].cap
+        if (word in _ADMIN_WORDS or division_word) and m.kind == "area":
+            # "Kharkiv region", "Washington state": the division itself, when the gazetteer
+            # has it.
             end = self.tokens[nxt].end
             return _Match(m.first, nxt, m.start, end, m.key, areas, "area")
         if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
@@ -675,9 +694,11 @@ def _in_capitalised_run(
     left = tokens[m.first - 1] if m.first > 0 and not qualified else None
     right = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
     # "Sindh Province", "Kyiv Mayor Vitali Klitschko": the name qualifies the next word.
+    # A spaced dash is punctuation, not part of a title: "Mr Trump - Wisconsin and ...".
     if (
         right is not None
         and tokens[m.last].joins_next
+        and not tokens[m.last].dash_next
         and right.cap
         and right.key not in words.place_words
         and right.key not in words.titles
@@ -702,6 +723,7 @@ def _in_capitalised_run(
     return (
         left is not None
         and left.joins_next
+        and not left.dash_next
         and left.cap
         and not (left.first_in_sentence and left.key in words.stopwords)
         and left.key not in _TITLE_BREAKERS
@@ -775,6 +797,9 @@ class _Votes:
         self.anchors: list[tuple[str, tuple[float, float]]] = []
         # (name, division) of those of them whose first-level division is known.
         self.anchor_divisions: list[tuple[str, str]] = []
+        # Country -> (name, sentence) of the first-level divisions named: see listed_with().
+        self.division_sentences: dict[str, set[tuple[str, int]]] = {}
+        self.tokens = tokens
         # _ranked's work that does not depend on the anchors, by match.
         self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
         for m in [*matches, *([dateline] if dateline else [])]:
@@ -788,6 +813,8 @@ class _Votes:
                 for p in [p for p in target.candidates if p.source == "area"][:1]:
                     if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
+                        sentence = tokens[m.first].sentence if m.first >= 0 else 0
+                        self.division_sentences.setdefault(p.country, set()).add((m.key, sentence))
             if m.boost_division:
                 self.divisions.setdefault(m.boost_division, set()).add("")
         states = us_state_names()
@@ -829,6 +856,13 @@ class _Votes:
         return len(
             {k for d, names in self.divisions.items() if d.startswith(prefix) for k in names}
             - {key, ""}
+        )
+
+    def listed_with(self, country: str, key: str, sentence: int) -> int:
+        """How many other first-level divisions of ``country`` the sentence names: a list of
+        states ("Utah, Washington and Wisconsin"), unlike states named elsewhere."""
+        return len(
+            {k for k, at in self.division_sentences.get(country, ()) if at == sentence} - {key}
         )
 
     def support(self, country: str, key: str) -> float:
@@ -956,10 +990,11 @@ def _score_parts(
 
     # "Michigan, Oregon, New York, ... and California": among other states a name is the
     # state, not the village of that name in one of them.
+    sentence = votes.tokens[m.first].sentence if 0 <= m.first < len(votes.tokens) else 0
     listed = {
         q.country for q in pool
         if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
-        and votes.divisions_of(q.country, m.key) >= DIVISION_LIST
+        and votes.listed_with(q.country, m.key, sentence) >= DIVISION_LIST
     }  # fmt: skip
 
     def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:

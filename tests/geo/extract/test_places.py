@@ -358,3 +358,21 @@ def test_middle_initial_joins_the_name(gazetteer: Gazetteer, text: str, expected
 )
 def test_people_told_by_an_age_or_a_quote(gazetteer: Gazetteer, text: str, expected) -> None:
     assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A line break inside a sentence (wrapped text) joins a name like a space.
+        (
+            "Officials from the council, the police and the fire service met John\nTyler in Dallas.",
+            ["Dallas"],
+        ),
+        # A spaced dash ends a person's name and a title.
+        ("Two states were won by Mr Smith - Dallas and Tyler - as well.", ["Dallas", "Tyler"]),
+        # A role speaking ("the Dallas Republican asked") leaves its place a place.
+        ("Then the Dallas Republican asked for help.", ["Dallas"]),
+    ],
+)
+def test_wraps_dashes_and_roles(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected

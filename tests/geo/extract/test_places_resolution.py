@@ -110,3 +110,18 @@ def test_same_name_picks(gazetteer: Gazetteer, text: str, name: str, point) -> N
 def test_a_name_running_on_after_an_article_is_no_shorter_place(gazetteer: Gazetteer) -> None:
     found = points("Riots broke out in Bab el-Oued, in Algiers.", gazetteer)
     assert "Bab" not in found and "Algiers" in found
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "point"),
+    [
+        # States named in other sentences make no list: the capital keeps its name.
+        ("Washington (CNN) Officials met. Later Utah and Tennessee voted, and so did Ohio.",
+         "Washington", (38.9, -77.0)),
+        # "Washington state", "the state of Washington": the division.
+        ("A cow from a Washington state farm fell ill.", "Washington state", (47.4, -120.5)),
+        ("The first case was in the state of Washington.", "Washington", (47.4, -120.5)),
+    ],
+)  # fmt: skip
+def test_division_cues(gazetteer: Gazetteer, text: str, name: str, point) -> None:
+    assert points(text, gazetteer)[name] == point
