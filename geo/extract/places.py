@@ -96,6 +96,12 @@ _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
 _NAME_MAX_WORDS = 3
 # Speech verbs that take the speaker after them: "...," said Taylor.
 _QUOTE_VERBS = frozenset({"said", "says", "added", "continued", "explained", "noted", "replied"})
+# Words that name a person next: "his wife, Dora", "the son of Riley", "a man surnamed Jiang".
+_KIN_WORDS = frozenset(
+    ["wife", "husband", "son", "daughter", "brother", "sister", "mother", "father", "widow",
+     "widower", "grandson", "granddaughter", "grandmother", "grandfather", "nephew", "niece",
+     "cousin", "stepson", "stepdaughter", "fiance", "fiancee", "surnamed"]
+)  # fmt: skip
 # After a name: the clause ends ("said Taylor."), or an age follows ("Gomez, 27,", "Altintas, a
 # 22-year-old").
 _CLAUSE_END = re.compile(r"[.,;:!?\"”]")
@@ -375,6 +381,8 @@ def _person_tokens(
             continue
         if k < i and tok.key in words.titles:
             continue  # "the Arizona Republican asked", "the Kyiv Mayor said": a role speaks
+        if tokens[k].key == "the" and k < i:
+            k += 1  # "The Philippines reported": the article is no part of the name
         if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
         if any(t.key in words.authorities for t in tokens[k : i + 1]):
@@ -424,14 +432,21 @@ def _aged_or_quoted(
             prev is not None and prev.key in _QUOTE_VERBS and prev.joins_next
             and prev.sentence == tok.sentence
         )  # fmt: skip
+        kin = prev is not None and prev.sentence == tok.sentence and (
+            (prev.key in _KIN_WORDS and text[prev.end : tok.start] in (" ", ", "))
+            or (prev.key == "of" and i >= 2 and tokens[i - 2].key in _KIN_WORDS
+                and tokens[i - 2].joins_next and prev.joins_next)
+        )  # fmt: skip
         if not (aged_before or quoted or (prev is None or not prev.cap or not prev.joins_next)):
             continue
         last = _name_run(tokens, i, words)
-        if last is None or (not quoted and last == i):
+        if last is None or (not quoted and not kin and last == i):
             # An age names a person by two words at least: "a 67-year-old Hammond resident".
             continue
         after = text[tokens[last].end : tokens[last].end + 24]
-        if quoted and not aged_before:
+        if kin:
+            pass  # "his wife, Dora, 62", "the son of Riley and Eva", "surnamed Jiang"
+        elif quoted and not aged_before:
             # "said Taylor." ends the clause; "said Baghdad was" does not name a speaker.
             if not _CLAUSE_END.match(after):
                 continue

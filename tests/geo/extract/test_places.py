@@ -365,7 +365,8 @@ def test_people_told_by_an_age_or_a_quote(gazetteer: Gazetteer, text: str, expec
     [
         # A line break inside a sentence (wrapped text) joins a name like a space.
         (
-            "Officials from the council, the police and the fire service met John\nTyler in Dallas.",
+            "Officials from the council, the police and the fire service met John\nTyler in "
+            "Dallas.",
             ["Dallas"],
         ),
         # A spaced dash ends a person's name and a title.
@@ -375,4 +376,21 @@ def test_people_told_by_an_age_or_a_quote(gazetteer: Gazetteer, text: str, expec
     ],
 )
 def test_wraps_dashes_and_roles(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A kinship word names a person next, in every mention.
+        ("He is survived by his wife, Tyler, 62, of Dallas.", ["Dallas"]),
+        ("He was the son of Tyler and Eva Smith of Dallas.", ["Dallas"]),
+        ("His brother Tyler succeeded him in Dallas.", ["Dallas"]),
+        ("A man surnamed Tyler was held in Dallas.", ["Dallas"]),
+        # "reported" is a speech verb: an agency reports; a country still speaks as a place.
+        ("Injuries were serious, Tyler reported. Dallas was calm.", ["Dallas"]),
+        ("The Lebanon reported a case.", ["Lebanon"]),
+    ],
+)
+def test_kin_and_reporters_are_people(gazetteer: Gazetteer, text: str, expected) -> None:
     assert [p.text for p in places(text, gazetteer)] == expected
