@@ -394,3 +394,19 @@ def test_wraps_dashes_and_roles(gazetteer: Gazetteer, text: str, expected) -> No
 )
 def test_kin_and_reporters_are_people(gazetteer: Gazetteer, text: str, expected) -> None:
     assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A legislator's title after the place: "Calgary MLA Sandra Jansen".
+        ("Then Dallas MLA Jane Doe spoke.", ["Dallas"]),
+        # Civic bodies named after their place.
+        ("The head of the Dallas Liquor Store Association spoke.", ["Dallas"]),
+        ("The Tyler Homeless Coalition met.", ["Tyler"]),
+    ],
+)
+def test_legislators_and_civic_bodies_keep_their_place(
+    gazetteer: Gazetteer, text: str, expected
+) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
