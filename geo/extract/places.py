@@ -277,6 +277,7 @@ class _Match:
     boost: str | None = None  # country named right after: "Paris, Texas" -> US
     boost_division: str | None = None  # and its division: "US.TX"
     written: bool = False  # an abbreviation matched exactly as written ("NSW", "Ky.")
+    among_countries: bool = False  # listed beside another country ("Egypt and Niger")
     reasons: list[str] = field(default_factory=list)
 
 
@@ -976,8 +977,10 @@ def _score_parts(
     if m.kind == "story":
         pool = [p for p in m.candidates if p.source == "story"] or pool
     elif m.kind == "country":
-        # A country's name is the country, or a division of that name (Georgia), not a town.
-        pool = [p for p in m.candidates if p.source in ("country", "area")]
+        # A country's name is the country, or a division of that name (Georgia), not a town;
+        # beside another country in a list ("Egypt and Niger"), the country.
+        keep = ("country",) if m.among_countries else ("country", "area")
+        pool = [p for p in m.candidates if p.source in keep]
 
     # "Mexico" among Mexican states is the country, not its namesake state; "Georgia" among
     # US states is the state.
@@ -1306,6 +1309,20 @@ def _big_place(gazetteer: Gazetteer | None, countries: CountryTable, key: str) -
     )
 
 
+_LIST_GAP = re.compile(r"\s*(?:,|,?\s+(?:and|or))\s+")
+
+
+def _countries_in_lists(text: str, matches: list[_Match]) -> None:
+    """Mark the country names listed right beside another country ("in Egypt and Niger",
+    "Niger, Chad"): there a name is the country, not its namesake division elsewhere."""
+    for a, b in itertools.pairwise(matches):
+        if (
+            a.kind == "country" and b.kind == "country" and not a.reasons and not b.reasons
+            and _LIST_GAP.fullmatch(text, a.end, b.start)
+        ):  # fmt: skip
+            a.among_countries = b.among_countries = True
+
+
 def _one_sense(matches: list[_Match], dateline: _Match | None) -> None:
     """One sense per article: "PARIS, Texas" makes every later "Paris" the Texan one too."""
     said: dict[str, tuple[str | None, str | None]] = {}
@@ -1403,6 +1420,7 @@ def find_places(
             text, dateline_match, countries, gazetteer
         )
     _one_sense(matches, dateline_match)
+    _countries_in_lists(text, matches)
     votes = _Votes(matches, tokens, countries, dateline_match)
     near = _near_focus(gazetteer)
     # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,

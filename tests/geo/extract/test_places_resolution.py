@@ -60,6 +60,7 @@ AREAS = [
     ("adm1:gb-england", "England", "", "region", "GB", "ENG", 52.55, -1.49, 400_000,
      50_000_000),
     ("adm1:ca-ontario", "Ontario", "", "region", "CA", "08", 49.8, -85.4, 870_000, 8_676_142),
+    ("adm1:ng-niger", "Niger", "", "region", "NG", "31", 9.95, 5.63, 200_000, 4_000_000),
     ("adm1:br-rio-grande-do-sul", "Rio Grande do Sul", "", "region", "BR", "23", -29.7, -53.3,
      400_000, 10_000_000),
 ]  # fmt: skip
@@ -125,3 +126,19 @@ def test_a_name_running_on_after_an_article_is_no_shorter_place(gazetteer: Gazet
 )  # fmt: skip
 def test_division_cues(gazetteer: Gazetteer, text: str, name: str, point) -> None:
     assert points(text, gazetteer)[name] == point
+
+
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [
+        # Beside another country in a list, a country's name is the country ...
+        ("In Nigeria polio is gone, as it is in Egypt and Niger.", "NE"),
+        ("Cases fell in Niger, Chad and Mali, and in Nigeria.", "NE"),
+        # ... and alone, among its namesake division's country, it may be the division.
+        ("In Nigeria, cases rose in Niger and in Lagos.", "NG"),
+    ],
+)
+def test_countries_listed_together(gazetteer: Gazetteer, text: str, country: str) -> None:
+    sentences = split_sentences(text)
+    found = find_places(text, sentences, gazetteer, find_actors(text, sentences))
+    assert [p.country for p in found if p.text == "Niger"] == [country]
