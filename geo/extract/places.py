@@ -310,6 +310,10 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
     prev: _Token | None = None
     for a, b in itertools.pairwise(tokens):
         gap = text[a.end : b.start]
+        if gap == " ":  # the common case: no hyphen, dash, dot or possessive to look at
+            a.joins_next = a.sentence == b.sentence
+            prev = a
+            continue
         # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
         a.joins_next = a.sentence == b.sentence and gap in _JOINING_GAPS
         a.hyphen_next = a.joins_next and gap.strip() in ("-", "–")
