@@ -36,6 +36,7 @@ CITIES = [
     _city(10, "Rio Grande", -32.03, -52.10, "BR", 186_544, "23"),
     _city(11, "Al Bab", 36.37, 37.52, "SY", 130_745, "09", "Bab"),
     _city(12, "Algiers", 36.74, 3.09, "DZ", 1_977_663, "01"),
+    _city(13, "Kasai", 34.93, 134.82, "JP", 44_000, "28"),
 ]
 AREAS = [
     # id, name, aliases, kind, country, admin1, lat, lon, radius_m, population
@@ -142,3 +143,17 @@ def test_countries_listed_together(gazetteer: Gazetteer, text: str, country: str
     sentences = split_sentences(text)
     found = find_places(text, sentences, gazetteer, find_actors(text, sentences))
     assert [p.country for p in found if p.text == "Niger"] == [country]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # A direction from a town in a country the article never names is no place ...
+        ("Ebola spread in Angola, in western Kasai.", ["Angola"]),
+        # ... while the town alone, big enough, still is; and in its country, so is a part of it.
+        ("Ebola spread in Kasai.", ["Kasai"]),
+        ("Storms hit Japan, then western Kasai.", ["Japan", "western Kasai"]),
+    ],
+)
+def test_direction_from_an_unsupported_town(gazetteer: Gazetteer, text: str, found) -> None:
+    assert list(points(text, gazetteer)) == found
