@@ -1652,14 +1652,15 @@ def _resolve(
     place = ranked[0]
     if place.source == "geonames" and not _population_ok(base, place, votes):
         return None, ranked
+    if (
+        (m.kind == "qualifier" or m.suffix) and place.source == "geonames" and not m.boost
+        and not any(votes.support(c, base.key) >= 1 for c in _country_of(place))
+    ):  # fmt: skip
+        # "western Kasai" in a report on Congo is no part of a Japanese town, nor "Nyanza
+        # province" in one on Kenya the area around a Rwandan one: a direction from a town, or
+        # the area around it, needs the town's country named.
+        return None, ranked
     if m.kind == "qualifier":
-        if (
-            place.source == "geonames" and not m.boost
-            and not any(votes.support(c, base.key) >= 1 for c in _country_of(place))
-        ):  # fmt: skip
-            # "western Kasai" in a report on Congo is no part of a Japanese town: a direction
-            # from a town needs the town's country named.
-            return None, ranked
         country = countries.by_iso.get(place.country) if place.kind == "country" else None
         box = country.bbox if country else None
         return directional_place(place, m.qualifier or "", box), ranked

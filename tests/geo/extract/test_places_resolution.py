@@ -157,3 +157,12 @@ def test_countries_listed_together(gazetteer: Gazetteer, text: str, country: str
 )
 def test_direction_from_an_unsupported_town(gazetteer: Gazetteer, text: str, found) -> None:
     assert list(points(text, gazetteer)) == found
+
+
+def test_area_around_an_unsupported_town_is_the_articles_country(gazetteer: Gazetteer) -> None:
+    text = "Cholera hit Angola, first in Kasai province."
+    sentences = split_sentences(text)
+    found = find_places(text, sentences, gazetteer, find_actors(text, sentences))
+    assert [(p.text, p.country, p.source) for p in found] == [
+        ("Angola", "AO", "country"), ("Kasai province", "AO", "unplaced"),
+    ]  # fmt: skip
