@@ -887,7 +887,8 @@ class _Votes:
 
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
-        return self.total.get(country, 0.0) - self.own.get(key, Counter()).get(country, 0.0)
+        own = self.own.get(key)
+        return self.total.get(country, 0.0) - (own.get(country, 0.0) if own else 0.0)
 
     def best(self, exclude: str = "") -> str | None:
         """The best-supported country other than ``exclude``."""
@@ -1492,6 +1493,9 @@ def _unknown_places(
     runs: list[tuple[int, int, bool]] = []  # first, last token, whether a feature word ends it
     i = 0
     while i < len(tokens):
+        if not tokens[i].cap and tokens[i].key not in ARTICLES:
+            i += 1  # no name starts with a lowercase word (but "al-Omar"): see _unknown_run
+            continue
         run = _unknown_run(tokens, i, words, countries)
         if run is None:
             i += 1
