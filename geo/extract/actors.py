@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import tomllib
 from bisect import bisect_left, insort
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -103,20 +104,69 @@ def _alias_pattern(alias: str) -> str:
     return body
 
 
+@dataclass(frozen=True)
+class _ActorMatcher:
+    """The alias alternation, split by first letter so a word tries only its letter's aliases.
+
+    ``finditer`` gives the matches of ``pattern.finditer``: every match starts at a word start
+    (the lookbehind) with an alias's first letter (``starts`` finds those); there, only the
+    aliases beginning with that letter can match, tried in the same order. A non-ASCII letter
+    (case-insensitive matching folds some onto ASCII ones), or any letter when an alias starts
+    with one, tries the whole alternation.
+    """
+
+    pattern: re.Pattern[str]
+    groups: dict[str, Actor]
+    starts: re.Pattern[str]
+    by_letter: dict[str, re.Pattern[str]]
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """Leftmost, non-overlapping alias matches in text order."""
+        pos = 0
+        for start in self.starts.finditer(text):
+            at = start.start()
+            if at < pos:
+                continue
+            letter = start.group()
+            pattern = self.pattern
+            if letter.isascii():
+                pattern = self.by_letter.get(letter.lower(), pattern)
+            m = pattern.match(text, at)
+            if m is not None:
+                yield m
+                pos = m.end()
+
+
+def _alternation(branches: list[str]) -> re.Pattern[str]:
+    # \w lookarounds rather than \b: aliases such as "U.S." end with a non-word character.
+    body = "|".join(branches)
+    return re.compile(r"(?<![\w-])(?:" + body + r")(?![\w-]|-led)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8)
-def _actor_regex(actors: tuple[Actor, ...]) -> tuple[re.Pattern[str], dict[str, Actor]]:
+def _actor_regex(actors: tuple[Actor, ...]) -> _ActorMatcher:
     """One alternation over every alias, longest first, and the group name -> actor map."""
     groups: dict[str, Actor] = {}
-    branches: list[tuple[int, str]] = []
+    branches: list[tuple[int, str, str]] = []
     for i, actor in enumerate(actors):
         for j, alias in enumerate(actor.aliases):
+            if not alias:
+                continue
             key = f"a{i}_{j}"
             groups[key] = actor
-            branches.append((len(alias), f"(?P<{key}>{_alias_pattern(alias)})"))
+            branches.append((len(alias), alias[0], f"(?P<{key}>{_alias_pattern(alias)})"))
     branches.sort(key=lambda b: -b[0])
-    # \w lookarounds rather than \b: aliases such as "U.S." end with a non-word character.
-    body = "|".join(b for _, b in branches)
-    return re.compile(r"(?<![\w-])(?:" + body + r")(?![\w-]|-led)", re.IGNORECASE), groups
+    by_letter: dict[str, list[str]] = {}
+    if all(first.isascii() for _, first, _ in branches):
+        for _, first, branch in branches:
+            by_letter.setdefault(first.lower(), []).append(branch)
+    firsts = "".join(sorted({re.escape(first) for _, first, _ in branches}))
+    return _ActorMatcher(
+        _alternation([b for _, _, b in branches]),
+        groups,
+        re.compile(r"(?<![\w-])[" + (firsts or r"^\s\S") + "]", re.IGNORECASE),
+        {k: _alternation(v) for k, v in by_letter.items()},
+    )
 
 
 def _trim_generic(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -137,10 +187,11 @@ def find_actors(
     text: str, sentences: list[Sentence] | None = None, actors: tuple[Actor, ...] | None = None
 ) -> list[ActorMention]:
     """Listed actors and capitalised unit names ("X Brigade") in text order."""
-    pattern, groups = _actor_regex(actors or load_actors())
+    matcher = _actor_regex(actors or load_actors())
+    groups = matcher.groups
     found: list[ActorMention] = []
     taken: list[tuple[int, int]] = []
-    for m in pattern.finditer(text):
+    for m in matcher.finditer(text):
         actor = groups[m.lastgroup or ""]
         idx = sentence_index(sentences, m.start()) if sentences else 0
         found.append(ActorMention(actor.name, m.group(), m.start(), m.end(), idx, actor.kind, True))

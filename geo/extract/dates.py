@@ -134,6 +134,19 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 
+# Cheap tests a text must pass for a costly pattern to match anywhere in it: a word it needs,
+# in the casefolded text (which folds "ſ" to "s" as the patterns' IGNORECASE does), or the
+# tail of the pattern after its many number words. A text may pass and the pattern still find
+# nothing, never the other way round.
+_NEEDS: dict[str, re.Pattern[str] | str] = {
+    "ago": "ago",
+    "weekend": "weekend",
+    "hours": "hours",
+    "duration": re.compile(
+        r"[- ]" + _UNIT + r"(?:s)?(?:-long\b|(?:-old)?\s+(?=(?:" + _EVENT_NOUNS + r")\b))", re.I
+    ),
+}
+
 _FUTURE_CUE = re.compile(
     # "will stay closed", "would be held": the participle belongs to the future phrase.
     r"\b(?:(?:will|won't|shall|would|'ll)(?:\s+(?:not|be|have|stay|remain|keep|get))*\s+\w+|"
@@ -464,7 +477,13 @@ def find_dates(
     # against its neighbours (a scan of all of them made long articles quadratic).
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
+    folded = text.casefold()
     for kind, pattern in _PATTERNS:
+        need = _NEEDS.get(kind)
+        if isinstance(need, str) and need not in folded:
+            continue
+        if isinstance(need, re.Pattern) and need.search(text) is None:
+            continue
         for m in pattern.finditer(text):
             start, end = _span(kind, m)
             k = bisect_left(taken, (start, end))

@@ -72,7 +72,11 @@ ALTERNATE_PENALTY = 1.5
 
 _TOKEN = re.compile(r"[^\W_][\w’']*")
 _POSSESSIVE = re.compile(r"['’]s?$")
-_CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur"})
+_QUOTES = frozenset("'’")
+_CONNECTORS = frozenset(
+    {"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur", "do", "da", "dos",
+     "das", "di"}
+)  # fmt: skip
 _LOCATIVE = frozenset(
     [
         "in", "into", "to", "from", "across", "inside", "near", "towards", "toward",
@@ -81,10 +85,44 @@ _LOCATIVE = frozenset(
 )  # fmt: skip
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
+# Words for a first-level division: "Washington state", "the state of Washington" (in
+# lowercase: "Michigan State University" is no division).
+_DIVISION_WORDS = frozenset({"state", "province"})
 _POINT_KINDS = frozenset({"city", "town", "village"})
 # How a mention was found, by pass-one kind (plain names: "name").
 _VIA = {"border": "border", "one-side-border": "border", "anaphor": "anaphor",
         "demonym": "demonym", "qualifier": "qualifier"}  # fmt: skip
+# A person's name is at most this many words ("Mevlut Mert Altintas").
+_NAME_MAX_WORDS = 3
+# Speech verbs that take the speaker after them: "...," said Taylor.
+_QUOTE_VERBS = frozenset({"said", "says", "added", "continued", "explained", "noted", "replied"})
+# Words that name a person next: "his wife, Dora", "the son of Riley", "a man surnamed Jiang".
+_KIN_WORDS = frozenset(
+    ["wife", "husband", "son", "daughter", "brother", "sister", "mother", "father", "widow",
+     "widower", "grandson", "granddaughter", "grandmother", "grandfather", "nephew", "niece",
+     "cousin", "stepson", "stepdaughter", "fiance", "fiancee", "surnamed"]
+)  # fmt: skip
+# After a name: the clause ends ("said Taylor."), or an age follows ("Gomez, 27,", "Altintas, a
+# 22-year-old").
+_CLAUSE_END = re.compile(r"[.,;:!?\"”]")
+_AGE_AFTER = re.compile(
+    r",\s+(?:\d{1,3}(?=[,.;)]|\s*(?:years?\s+old|-year-old))|an?\s+\d{1,3}-year-old)"
+)
+# Arabic articles that are English words too: lowercase and before a space ("as Google",
+# "at St. Paul"), they are the English words; hyphenated ("as-Sukhnah"), the article.
+_ENGLISH_ARTICLES = frozenset({"as", "at", "an"})
+# Capitalised words that never carry a title on past a name: "DETROIT The U.S. Transportation",
+# "AUSTIN, Texas A white nationalist", "in Toronto Saturday night".
+_TITLE_BREAKERS = frozenset(
+    ["a", "an", "the", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+     "sunday", "january", "february", "march", "april", "june", "july", "august", "september",
+     "october", "november", "december"]
+)  # fmt: skip
+# How far a capitalised run may go past a name to reach an authority ("Kentucky State Police").
+_AUTHORITY_REACH = 3
+# Gaps a name runs over: a space, a hyphen or dash, or a line break inside a sentence (text
+# wrapped at a fixed width: "Central\nAnatolia", "Gareth\nBale").
+_JOINING_GAPS = frozenset({" ", "-", "–", "- ", " - ", "\n", " \n", "\n "})
 _JOINING_ABBREVIATIONS = frozenset({"st", "ste", "mt", "ft", "pt"})
 # Verbs that take a place as their object: "captured Baghuz" names a place even when no
 # gazetteer knows it.
@@ -109,6 +147,8 @@ _ADJECTIVE_ENDINGS = ("ian", "ean", "ese", "ish", "ians", "eans", "inos", "inas"
 _UNKNOWN_MAX_TOKENS = 3
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
+# ", Syria", ", Texas", ", Ky.": a country or division written right after a name.
+_AFTER_COMMA = re.compile(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)")
 _BORDER_WORDS = r"(?:border|frontier)(?:\s+(?:region|area|zone|crossing|strip))?"
 _BORDER_PAIR = re.compile(
     r"\b(?P<a>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)\s*[-–/]\s*(?P<b>[A-Z][\w’']+(?:\s[A-Z][\w’']+)?)"
@@ -133,6 +173,7 @@ class WordLists:
     speech_verbs: frozenset[str]
     place_words: frozenset[str]
     not_before: frozenset[str] = frozenset()
+    authorities: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=4)
@@ -146,7 +187,7 @@ def load_word_lists(path: str | None = None) -> WordLists:
 
     return WordLists(
         keys("stopwords"), keys("titles"), keys("given_names"), keys("speech_verbs"),
-        keys("place_words"), keys("not_before"),
+        keys("place_words"), keys("not_before"), keys("authorities"),
     )  # fmt: skip
 
 
@@ -205,7 +246,7 @@ def _candidate_dict(p: GazetteerPlace) -> dict[str, object]:
     }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Token:
     text: str
     start: int
@@ -215,6 +256,8 @@ class _Token:
     sentence: int
     first_in_sentence: bool
     joins_next: bool = False
+    hyphen_next: bool = False  # joined to the next word by a hyphen or dash ("al-Bab")
+    dash_next: bool = False  # by a dash with a space after it ("Trump - Wisconsin")
 
 
 @dataclass
@@ -234,6 +277,7 @@ class _Match:
     boost: str | None = None  # country named right after: "Paris, Texas" -> US
     boost_division: str | None = None  # and its division: "US.TX"
     written: bool = False  # an abbreviation matched exactly as written ("NSW", "Ky.")
+    among_countries: bool = False  # listed beside another country ("Egypt and Niger")
     reasons: list[str] = field(default_factory=list)
 
 
@@ -245,37 +289,68 @@ def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
     # (the same answer as sentence_index: the previous sentence when between two).
     starts = [s.start for s in sentences]
     idx = 0
+    # The next sentence's start: the walk moves on only once a token reaches it.
+    next_start = starts[1] if len(starts) > 1 else math.inf
+    append = tokens.append
     for m in _TOKEN.finditer(text):
-        word = _POSSESSIVE.sub("", m.group()) if len(m.group()) > 3 else m.group()
+        word = m.group()
+        # _POSSESSIVE, without a regex call for the many words that do not end in ' or 's.
+        if len(word) > 3 and (word[-1] in _QUOTES or (word[-1] == "s" and word[-2] in _QUOTES)):
+            word = _POSSESSIVE.sub("", word)
         start = m.start()
-        while idx + 1 < len(starts) and starts[idx + 1] <= start:
-            idx += 1
-        tokens.append(
+        if start >= next_start:
+            while idx + 1 < len(starts) and starts[idx + 1] <= start:
+                idx += 1
+            next_start = starts[idx + 1] if idx + 1 < len(starts) else math.inf
+        append(
             _Token(word, start, start + len(word), normalize(word), word[:1].isupper(), idx,
                    idx != last_sentence)
         )  # fmt: skip
         last_sentence = idx
+    prev: _Token | None = None
     for a, b in itertools.pairwise(tokens):
         gap = text[a.end : b.start]
+        if gap == " ":  # the common case: no hyphen, dash, dot or possessive to look at
+            a.joins_next = a.sentence == b.sentence
+            prev = a
+            continue
         # Names run over spaces and hyphens only: never over a comma, a possessive or a line.
-        a.joins_next = a.sentence == b.sentence and gap in (" ", "-", "–", "- ", " - ")
+        a.joins_next = a.sentence == b.sentence and gap in _JOINING_GAPS
+        a.hyphen_next = a.joins_next and gap.strip() in ("-", "–")
+        a.dash_next = a.joins_next and gap in ("- ", " - ")
         # "St. Louis", "Mt. Hood", "Ft. Worth": the abbreviation's dot does not end the name.
         if gap == ". " and a.key in _JOINING_ABBREVIATIONS and a.cap and b.cap:
             a.joins_next = True
+        # "Charles W. Murphy": a middle initial after a name joins the surname (not the "S" of
+        # "U.S. Army", which follows a dot).
+        if (
+            gap == ". " and len(a.text) == 1 and a.text.isupper() and b.cap and prev is not None
+            and a.sentence == b.sentence
+            and prev.joins_next and not prev.hyphen_next and prev.cap and len(prev.text) > 1
+        ):  # fmt: skip
+            a.joins_next = True
         if text[a.end : a.end + 2] in ("'s", "’s"):
             a.joins_next = False
+        prev = a
     return tokens
 
 
 def _person_tokens(
-    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool]
+    tokens: list[_Token],
+    words: WordLists,
+    speaks_for_place: Callable[[str], bool],
+    text: str = "",
 ) -> set[int]:
-    """Indexes of tokens that belong to people's names: after a title, a first name, or "said".
+    """Indexes of tokens that belong to people's names: after a title, a first name, or "said",
+    before "said" ("said Taylor."), or beside an age ("82-year-old Geneva Morgan",
+    "Rafael Gomez, 27,").
 
     ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people.
     """
     person: set[int] = set()
     n = len(tokens)
+    if text:
+        person |= _aged_or_quoted(tokens, words, speaks_for_place, text)
     for i, tok in enumerate(tokens):
         starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
         if not starts_name or not tok.joins_next:
@@ -288,8 +363,8 @@ def _person_tokens(
             # "Syrian President Bashar": a second title is not part of the name.
             if tokens[j].key not in words.titles:
                 person.add(j)
-            if not tokens[j].joins_next:
-                break
+            if not tokens[j].joins_next or tokens[j].dash_next:
+                break  # "Mr Trump - Wisconsin and Pennsylvania": a dash ends the name
             j += 1
         if tok.key in words.given_names and j > i + 1:
             person.add(i)
@@ -309,9 +384,82 @@ def _person_tokens(
             k -= 1
         if k > 0 and tokens[k - 1].key in _LOCATIVE:
             continue
+        if k < i and tok.key in words.titles:
+            continue  # "the Arizona Republican asked", "the Kyiv Mayor said": a role speaks
+        if tokens[k].key == "the" and k < i:
+            k += 1  # "The Philippines reported": the article is no part of the name
         if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
+        if any(t.key in words.authorities for t in tokens[k : i + 1]):
+            continue  # "Kentucky State Police said": an authority speaks, not a person
         person.update(range(k, i + 1))
+    return person
+
+
+def _name_run(tokens: list[_Token], i: int, words: WordLists) -> int | None:
+    """Last token of a person-like name starting at ``i``: one to three capitalised words
+    joined by spaces, none of them a title, stopword or speech verb."""
+    last = i
+    while True:
+        t = tokens[last]
+        if not t.cap or t.key in words.titles or t.key in words.stopwords:
+            return None
+        if t.key in words.speech_verbs or t.key in words.authorities:
+            return None
+        if last - i + 1 == _NAME_MAX_WORDS or not t.joins_next or t.hyphen_next:
+            break
+        if last + 1 >= len(tokens) or not tokens[last + 1].cap:
+            break
+        last += 1
+    if last + 1 < len(tokens) and tokens[last].joins_next and tokens[last + 1].cap:
+        return None  # a longer capitalised run: a title, not a name
+    return last
+
+
+def _aged_or_quoted(
+    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool], text: str
+) -> set[int]:
+    """People's names told by an age or a quote rather than a first name or a title."""
+    person: set[int] = set()
+    n = len(tokens)
+    for i in range(n):
+        tok = tokens[i]
+        if not tok.cap:
+            continue
+        prev = tokens[i - 1] if i > 0 else None
+        aged_before = (
+            i >= 3 and prev is not None and prev.key == "old" and prev.joins_next
+            and not prev.hyphen_next and tokens[i - 2].key == "year"
+            and tokens[i - 3].text.isdigit() and tokens[i - 3].hyphen_next
+            and tokens[i - 2].hyphen_next
+        )  # fmt: skip
+        quoted = (
+            prev is not None and prev.key in _QUOTE_VERBS and prev.joins_next
+            and prev.sentence == tok.sentence
+        )  # fmt: skip
+        kin = prev is not None and prev.sentence == tok.sentence and (
+            (prev.key in _KIN_WORDS and text[prev.end : tok.start] in (" ", ", "))
+            or (prev.key == "of" and i >= 2 and tokens[i - 2].key in _KIN_WORDS
+                and tokens[i - 2].joins_next and prev.joins_next)
+        )  # fmt: skip
+        if not (aged_before or quoted or (prev is None or not prev.cap or not prev.joins_next)):
+            continue
+        last = _name_run(tokens, i, words)
+        if last is None or (not quoted and not kin and last == i):
+            # An age names a person by two words at least: "a 67-year-old Hammond resident".
+            continue
+        after = text[tokens[last].end : tokens[last].end + 24]
+        if kin:
+            pass  # "his wife, Dora, 62", "the son of Riley and Eva", "surnamed Jiang"
+        elif quoted and not aged_before:
+            # "said Taylor." ends the clause; "said Baghdad was" does not name a speaker.
+            if not _CLAUSE_END.match(after):
+                continue
+        elif not aged_before and not _AGE_AFTER.match(after):
+            continue
+        if speaks_for_place(normalize(" ".join(t.text for t in tokens[i : last + 1]))):
+            continue
+        person.update(range(i, last + 1))
     return person
 
 
@@ -335,6 +483,8 @@ def _name_shape_ok(
     lead = inner[0]
     if not lead.cap and not (lead.key in ARTICLES and len(inner) > 1 and inner[1].cap):
         return False
+    if not lead.cap and lead.key in _ENGLISH_ARTICLES and not lead.hyphen_next:
+        return False  # "as Google", "at St. Paul": English words, unlike "as-Sukhnah"
     if len(inner) > 1 and not inner[-1].cap and inner[-1].key in place_words:
         inner = inner[:-1]
     if not inner[-1].cap:
@@ -456,15 +606,24 @@ class _Finder:
 
         A US "X County" is usually nowhere near the town X, so it drops the match.
         """
+        areas = [p for p in m.candidates if p.source == "area"]
+        before = self.tokens[m.first - 2 : m.first] if m.first >= 2 else []
+        if (
+            m.kind == "area" and len(before) == 2 and before[1].key == "of"
+            and before[0].key in _DIVISION_WORDS and not before[0].cap
+        ):  # fmt: skip
+            # "the state of Washington", "the province of Ontario": the division itself.
+            return _Match(m.first, m.last, m.start, m.end, m.key, areas, "area")
         nxt = m.last + 1
         if nxt >= len(self.tokens) or not self.tokens[m.last].joins_next:
             return m
         word = self.tokens[nxt].key
         if word == "county":
             return None
-        if word in _ADMIN_WORDS and m.kind == "area":
-            # "Kharkiv region": the division itself, when the gazetteer has it.
-            areas = [p for p in m.candidates if p.source == "area"]
+        division_word = word in _DIVISION_WORDS and not self.tokens[nxt].cap
+        if (word in _ADMIN_WORDS or division_word) and m.kind == "area":
+            # "Kharkiv region", "Washington state": the division itself, when the gazetteer
+            # has it.
             end = self.tokens[nxt].end
             return _Match(m.first, nxt, m.start, end, m.key, areas, "area")
         if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
@@ -555,25 +714,65 @@ def _in_capitalised_run(
     left = tokens[m.first - 1] if m.first > 0 and not qualified else None
     right = tokens[m.last + 1] if m.last + 1 < len(tokens) else None
     # "Sindh Province", "Kyiv Mayor Vitali Klitschko": the name qualifies the next word.
+    # A spaced dash is punctuation, not part of a title: "Mr Trump - Wisconsin and ...".
     if (
         right is not None
         and tokens[m.last].joins_next
+        and not tokens[m.last].dash_next
         and right.cap
         and right.key not in words.place_words
         and right.key not in words.titles
+        and not _title_stops_before(tokens, m, words)
+    ):
+        return True
+    # "Bab el-Oued", "Ain al-Hilweh": an article and a name after it make a longer name.
+    if (
+        right is not None
+        and tokens[m.last].joins_next
+        and not right.cap
+        and right.key in ARTICLES
+        and right.joins_next
+        and m.last + 2 < len(tokens)
+        and tokens[m.last + 2].cap
+        and not (right.key in _ENGLISH_ARTICLES and not right.hyphen_next)
     ):
         return True
     # A capitalised function word opening the sentence ("The", "In") is not a title word; a
-    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg").
+    # broadcaster's call letters before a city are not either ("CBC Toronto", "CTV Winnipeg"),
+    # nor an article ("A Danbury stonework mason") or a compass word ("Far North Queensland").
     return (
         left is not None
         and left.joins_next
+        and not left.dash_next
         and left.cap
         and not (left.first_in_sentence and left.key in words.stopwords)
+        and left.key not in _TITLE_BREAKERS
+        and left.key not in QUALIFIERS
         and not (left.text.isupper() and 2 <= len(left.text) <= 4
                  and (m.first < 2 or not tokens[m.first - 2].joins_next
                       or not tokens[m.first - 2].cap))
     )  # fmt: skip
+
+
+def _title_stops_before(tokens: list[_Token], m: _Match, words: WordLists) -> bool:
+    """Whether the capitalised words after a name leave it a place: a weekday, month or
+    article ("Toronto Saturday night", "DETROIT The U.S."), a change from a dateline's capitals
+    ("WASHINGTON Barack Obama"), or an authority of the place ("Kentucky State Police",
+    "Metcalfe County Sheriff's Office", "the Queensland Government")."""
+    right = tokens[m.last + 1]
+    if right.key in _TITLE_BREAKERS:
+        return True
+    name = tokens[m.first : m.last + 1]
+    if all(t.text.isupper() and len(t.text) > 1 for t in name) and not right.text.isupper():
+        return True
+    k = m.last + 1
+    while k < len(tokens) and k - m.last <= _AUTHORITY_REACH and tokens[k].cap:
+        if tokens[k].key in words.authorities:
+            return True
+        if not tokens[k].joins_next:
+            break
+        k += 1
+    return False
 
 
 def _country_of(p: GazetteerPlace) -> list[str]:
@@ -616,6 +815,13 @@ class _Votes:
         self.divisions: dict[str, set[str]] = {}
         # (name, point) of the places a first pass chose: see neighbours().
         self.anchors: list[tuple[str, tuple[float, float]]] = []
+        # (name, division) of those of them whose first-level division is known.
+        self.anchor_divisions: list[tuple[str, str]] = []
+        # Country -> (name, sentence) of the first-level divisions named: see listed_with().
+        self.division_sentences: dict[str, set[tuple[str, int]]] = {}
+        self.tokens = tokens
+        # _ranked's work that does not depend on the anchors, by match.
+        self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
         for m in [*matches, *([dateline] if dateline else [])]:
             for country, weight in _contribution(m).items():
                 self.total[country] += weight
@@ -627,6 +833,8 @@ class _Votes:
                 for p in [p for p in target.candidates if p.source == "area"][:1]:
                     if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
+                        sentence = tokens[m.first].sentence if m.first >= 0 else 0
+                        self.division_sentences.setdefault(p.country, set()).add((m.key, sentence))
             if m.boost_division:
                 self.divisions.setdefault(m.boost_division, set()).add("")
         states = us_state_names()
@@ -640,7 +848,10 @@ class _Votes:
                 self.total["US"] += 1
 
     def neighbours(self, place: GazetteerPlace, key: str) -> int:
-        """How many other names of the article were first placed within NEIGHBOUR_KM of it."""
+        """How many other names of the article were first placed within NEIGHBOUR_KM of it; for
+        a first-level division, inside it ("Toronto" for Ontario)."""
+        if place.source == "area" and place.id.startswith("adm1:") and place.division:
+            return len({k for k, d in self.anchor_divisions if k != key and d == place.division})
         if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
             return 0
         lat = place.lat
@@ -667,9 +878,17 @@ class _Votes:
             - {key, ""}
         )
 
+    def listed_with(self, country: str, key: str, sentence: int) -> int:
+        """How many other first-level divisions of ``country`` the sentence names: a list of
+        states ("Utah, Washington and Wisconsin"), unlike states named elsewhere."""
+        return len(
+            {k for k, at in self.division_sentences.get(country, ()) if at == sentence} - {key}
+        )
+
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
-        return self.total.get(country, 0.0) - self.own.get(key, Counter()).get(country, 0.0)
+        own = self.own.get(key)
+        return self.total.get(country, 0.0) - (own.get(country, 0.0) if own else 0.0)
 
     def best(self, exclude: str = "") -> str | None:
         """The best-supported country other than ``exclude``."""
@@ -731,59 +950,104 @@ def _ranked(
     Lexington), a country or state written right after ("Paris, Texas"), its own name rather than
     an alternate, and nearness to the story's area.
     """
+    if m.kind in ("border", "anaphor", "one-side-border", "demonym"):
+        return list(m.candidates)[:1]
+    # Everything but the neighbours is the same in both passes: worked out once per match.
+    memo = votes.ranking_memo.get(id(m))
+    if memo is None or memo[0] is not m or memo[1] is not near:
+        memo = votes.ranking_memo[id(m)] = (m, near, _score_parts(m, votes, near))
+    parts = memo[2]
+
+    def score(k: int) -> float:
+        p, value, alternate, rest = parts[k]
+        if not alternate:
+            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        for term in rest:
+            value += term
+        return value
+
+    # Ties keep pool order (a candidate listed twice sits at its last place, as it always has).
+    last = {id(part[0]): k for k, part in enumerate(parts)}
+    order = sorted(range(len(parts)), key=lambda k: (-score(k), last[id(parts[k][0])]))
+    return [parts[k][0] for k in order]
+
+
+def _score_parts(
+    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None
+) -> list[tuple[GazetteerPlace, float, bool, tuple[float, ...]]]:
+    """For each candidate of ``_ranked``'s pool, in pool order: the score before the
+    neighbours' term, whether it is an alternate (no neighbours' help), and the terms added
+    after it, in the order they are added."""
     pool = list(m.candidates)
     if m.kind == "story":
         pool = [p for p in m.candidates if p.source == "story"] or pool
-    elif m.kind in ("border", "anaphor", "one-side-border", "demonym"):
-        return pool[:1]
     elif m.kind == "country":
-        # A country's name is the country, or a division of that name (Georgia), not a town.
-        pool = [p for p in m.candidates if p.source in ("country", "area")]
+        # A country's name is the country, or a division of that name (Georgia), not a town;
+        # beside another country in a list ("Egypt and Niger"), the country.
+        keep = ("country",) if m.among_countries else ("country", "area")
+        pool = [p for p in m.candidates if p.source in keep]
 
     # "Mexico" among Mexican states is the country, not its namesake state; "Georgia" among
     # US states is the state.
     namesakes = {q.country for q in pool if q.source == "country"}
     # A village whose country has a city of the same name a hundred times its size ("Atlanta",
     # Indiana, beside Atlanta, Georgia) gets no help from its surroundings either.
+    # So does one dwarfed by a division of that name in its country ("Wales", a village in
+    # England, beside Wales).
     big: dict[str, int] = {}
+    exact = False
     for q in pool:
-        if q.source == "geonames" and _closeness(q, m.key) == 1.0:
+        if q.source in ("geonames", "area") and _closeness(q, m.key) == 1.0:
             big[q.country] = max(big.get(q.country, 0), _population(q))
+            exact = exact or q.source == "geonames"
     dwarfed = {
         q.id for q in pool
         if q.source == "geonames" and big.get(q.country, 0) >= max(100_000, 100 * _population(q))
     }  # fmt: skip
+    # A town whose own name is only near the written one, when another town's is the very name,
+    # gets no help from a division the article names ("Pittsburg", California, for
+    # "Pittsburgh"); nearby places still help it ("Mont-Royal" beside Montreal).
+    respelt = {
+        q.id for q in pool if exact and q.source == "geonames" and _closeness(q, m.key) < 1.0
+    }
 
-    def score(p: GazetteerPlace) -> float:
+    # "Michigan, Oregon, New York, ... and California": among other states a name is the
+    # state, not the village of that name in one of them.
+    sentence = votes.tokens[m.first].sentence if 0 <= m.first < len(votes.tokens) else 0
+    listed = {
+        q.country for q in pool
+        if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
+        and votes.listed_with(q.country, m.key, sentence) >= DIVISION_LIST
+    }  # fmt: skip
+
+    def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
         value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
         # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
         # no help from its surroundings: the name's own bearers come first.
         alternate = p.source == "geonames" and (_closeness(p, m.key) == 0.0 or p.id in dwarfed)
-        if votes.division_named(p, m.key) and not alternate:
-            value += DIVISION_BONUS
+        in_list = p.source == "area" and p.id.startswith("adm1:") and p.country in listed
         if (
-            p.source == "area"
-            and p.id.startswith("adm1:")
-            and votes.divisions_of(p.country, m.key) >= DIVISION_LIST
-            and p.country not in namesakes
+            votes.division_named(p, m.key)
+            and not alternate
+            and p.id not in respelt
+            and (in_list or p.country not in listed)
         ):
-            # "Michigan, Oregon, New York, ... and California": among other states a name is
-            # the state, not the village of that name in one of them.
             value += DIVISION_BONUS
-        if not alternate:
-            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+        if in_list:
+            value += DIVISION_BONUS
+        # (Here the neighbours' term: other places of the article near this one.)
+        rest: list[float] = []
         if m.boost and m.boost in countries:
-            value += 100 + (100 if m.boost_division and m.boost_division == p.division else 0)
+            rest.append(100 + (100 if m.boost_division and m.boost_division == p.division else 0))
         if p.source == "geonames":
-            value += ALTERNATE_PENALTY * (_closeness(p, m.key) - 1.0)
+            rest.append(ALTERNATE_PENALTY * (_closeness(p, m.key) - 1.0))
         if p.source == "story" or (near is not None and near(p)):
-            value += NEAR_BONUS
-        return value
+            rest.append(NEAR_BONUS)
+        return p, value, alternate, tuple(rest)
 
-    order = {id(p): r for r, p in enumerate(pool)}
-    return sorted(pool, key=lambda p: (-score(p), order[id(p)]))
+    return [parts(p) for p in pool]
 
 
 def _choose(
@@ -798,7 +1062,7 @@ def _qualifier_boost(
 ) -> tuple[str | None, str | None]:
     """ "Paris, Texas" / "Tripoli, Lebanon" / "Lexington, Ky.": the country (and division)
     named right after a name."""
-    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[m.end : m.end + 40])
+    after = _AFTER_COMMA.match(text[m.end : m.end + 40])
     if not after:
         return None, None
     written = after.group(1)
@@ -810,10 +1074,36 @@ def _qualifier_boost(
         areas = [p for p in gaz.lookup(written) if p.source == "area" and p.admin1]
         areas = areas or gaz.lookup_written(written) or gaz.lookup_written(written.split()[0])
         if areas and areas[0].admin1:
+            if _listed_division(text, m, after.end(), areas[0].country):
+                return None, None  # "Georgia, Oklahoma, Pennsylvania": a list of states
             return areas[0].country, areas[0].division
     if key in us_state_names():
-        return "US", None
+        return (None, None) if _listed_division(text, m, after.end(), "US") else ("US", None)
     return None, None
+
+
+_LIST_GOES_ON = re.compile(r",\s|\s+(?:and|or)\s")
+
+
+def _listed_division(text: str, m: _Match, after_end: int, country: str) -> bool:
+    """Whether "Oklahoma, Pennsylvania" is two items of a list of divisions, not a town and
+    its state: the name is itself a first-level division of ``country``, and the list goes on
+    before or after the pair ("Georgia, Oklahoma, Pennsylvania"; "Utah, Washington and
+    Wisconsin"), unlike "a fire in California, Pennsylvania"."""
+    if not _is_division_of(m, country):
+        return False
+    before = text[max(0, m.start - 2) : m.start]
+    return before == ", " or bool(_LIST_GOES_ON.match(text, m.end + after_end))
+
+
+def _is_division_of(m: _Match, country: str) -> bool:
+    """Whether the name is itself a first-level division of ``country`` ("Oklahoma")."""
+    target = m.base if m.base is not None else m
+    return any(
+        p.source == "area" and p.id.startswith("adm1:") and p.country == country
+        and normalize(p.name) == target.key
+        for p in target.candidates
+    )  # fmt: skip
 
 
 def _disqualify(
@@ -1024,6 +1314,20 @@ def _big_place(gazetteer: Gazetteer | None, countries: CountryTable, key: str) -
     )
 
 
+_LIST_GAP = re.compile(r"\s*(?:,|,?\s+(?:and|or))\s+")
+
+
+def _countries_in_lists(text: str, matches: list[_Match]) -> None:
+    """Mark the country names listed right beside another country ("in Egypt and Niger",
+    "Niger, Chad"): there a name is the country, not its namesake division elsewhere."""
+    for a, b in itertools.pairwise(matches):
+        if (
+            a.kind == "country" and b.kind == "country" and not a.reasons and not b.reasons
+            and _LIST_GAP.fullmatch(text, a.end, b.start)
+        ):  # fmt: skip
+            a.among_countries = b.among_countries = True
+
+
 def _one_sense(matches: list[_Match], dateline: _Match | None) -> None:
     """One sense per article: "PARIS, Texas" makes every later "Paris" the Texan one too."""
     said: dict[str, tuple[str | None, str | None]] = {}
@@ -1081,7 +1385,7 @@ def find_places(
             dateline_match = _Match(-1, -1, -1 if d_start is None else d_start,
                                     -1 if d_end is None else d_end, normalize(name), candidates,
                                     "dateline")  # fmt: skip
-    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key))
+    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key), text)
     # Surnames: the last word of each person's name.
     person_keys = {tokens[k].key for k in person if k + 1 not in person}
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
@@ -1121,6 +1425,7 @@ def find_places(
             text, dateline_match, countries, gazetteer
         )
     _one_sense(matches, dateline_match)
+    _countries_in_lists(text, matches)
     votes = _Votes(matches, tokens, countries, dateline_match)
     near = _near_focus(gazetteer)
     # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,
@@ -1134,6 +1439,8 @@ def find_places(
         )  # fmt: skip
         if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
             votes.anchors.append((m.key, first.point))
+            if first.division:
+                votes.anchor_divisions.append((m.key, first.division))
 
     out: list[PlaceMention] = []
     if dateline_match is not None and dateline is not None:
@@ -1186,6 +1493,9 @@ def _unknown_places(
     runs: list[tuple[int, int, bool]] = []  # first, last token, whether a feature word ends it
     i = 0
     while i < len(tokens):
+        if not tokens[i].cap and tokens[i].key not in ARTICLES:
+            i += 1  # no name starts with a lowercase word (but "al-Omar"): see _unknown_run
+            continue
         run = _unknown_run(tokens, i, words, countries)
         if run is None:
             i += 1
@@ -1271,6 +1581,8 @@ def _unknown_run(
     """The capitalised name starting at token ``i`` ("Baghuz", "al-Omar"), if it may be one."""
     tok = tokens[i]
     lead_article = tok.key in ARTICLES and not tok.cap and tok.joins_next
+    if lead_article and tok.key in _ENGLISH_ARTICLES and not tok.hyphen_next:
+        return None
     if not tok.cap and not lead_article:
         return None
     last = i
@@ -1302,7 +1614,7 @@ def _unknown_run(
 
 def _country_after(text: str, end: int, countries: CountryTable) -> Any:
     """The country named right after a name ("Baghuz, Syria"), if any."""
-    after = re.match(r",\s+([A-Z][\w.]*(?:\s[A-Z][\w.]*)?)", text[end : end + 40])
+    after = _AFTER_COMMA.match(text[end : end + 40])
     return countries.country(after.group(1)) if after else None
 
 
@@ -1343,6 +1655,14 @@ def _resolve(
     ranked = _ranked(base, votes, near)
     place = ranked[0]
     if place.source == "geonames" and not _population_ok(base, place, votes):
+        return None, ranked
+    if (
+        (m.kind == "qualifier" or m.suffix) and place.source == "geonames" and not m.boost
+        and not any(votes.support(c, base.key) >= 1 for c in _country_of(place))
+    ):  # fmt: skip
+        # "western Kasai" in a report on Congo is no part of a Japanese town, nor "Nyanza
+        # province" in one on Kenya the area around a Rwandan one: a direction from a town, or
+        # the area around it, needs the town's country named.
         return None, ranked
     if m.kind == "qualifier":
         country = countries.by_iso.get(place.country) if place.kind == "country" else None

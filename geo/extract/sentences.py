@@ -19,6 +19,8 @@ _ABBREVIATIONS = frozenset(
 
 # A candidate end: terminal punctuation, optional closing quotes/brackets, then space.
 _END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
+# The word before a full stop, dots and all ("U.S", "Gen"): an abbreviation or a word.
+_WORD_BEFORE_DOT = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _OPENERS = "\"'“‘([" + "–—-"
 _TERMINAL = (".", "!", "?", ":", '"', "”", "’", "'", ")")
 # Lines shorter than this that end without punctuation are headings or captions.
@@ -37,7 +39,7 @@ class Sentence:
 
 def _is_abbreviation(text: str, dot: int) -> bool:
     """True when the full stop at ``dot`` closes an abbreviation or an initial."""
-    m = re.search(r"([A-Za-z][A-Za-z.]*)$", text[max(0, dot - 20) : dot])
+    m = _WORD_BEFORE_DOT.search(text[max(0, dot - 20) : dot])
     if not m:
         return False
     word = m.group(1).lower().rstrip(".")

@@ -41,6 +41,9 @@ _RADIUS_UNKNOWN_M = 5_000
 # Mean km per degree of latitude, minus a margin: a lower bound used to widen nearest() searches.
 _KM_PER_DEG_LAT_MIN = 110.5
 _EARTH_RADIUS_KM = 6371.0088
+# Names whose lookup() answer a Gazetteer keeps (an article names the same places again and
+# again, and a page's articles share most of theirs); the memo starts afresh when full.
+LOOKUP_MEMO_SIZE = 20_000
 
 
 @dataclass(frozen=True)
@@ -312,6 +315,7 @@ class Gazetteer:
         self._story_gn_ids = {p.geonames_id for p in self.story_places if p.geonames_id}
         self.focus = focus if focus is not None else story_centre(self.story_places)
         self._focus_km: dict[int, float] = {}
+        self._lookup_memo: dict[str, tuple[GazetteerPlace, ...]] = {}
         self._story_points: np.ndarray | None = None
         story_tokens = (k.count(" ") + 1 for k in self._story_keys)
         area_tokens = (k.count(" ") + 1 for k in self.areas.keys)
@@ -356,6 +360,14 @@ class Gazetteer:
         """Places called ``name``: story places first, then GeoNames by closeness and
         population, then areas (divisions, continents, regions, seas, rivers)."""
         key = normalize(name)
+        found = self._lookup_memo.get(key)
+        if found is None:
+            if len(self._lookup_memo) >= LOOKUP_MEMO_SIZE:
+                self._lookup_memo.clear()
+            found = self._lookup_memo[key] = tuple(self._lookup(key))
+        return list(found)
+
+    def _lookup(self, key: str) -> list[GazetteerPlace]:
         story = [self.story_places[i] for i in self._story_keys.get(key, ())]
         rows = self._gn["keys"].get(key, ())
         rows = (rows,) if isinstance(rows, int) else rows

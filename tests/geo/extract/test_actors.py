@@ -69,3 +69,46 @@ def test_editable_list(tmp_path: Path) -> None:
 def test_bundled_list_loads() -> None:
     names_ = {a.name for a in load_actors()}
     assert {"Hezbollah", "Islamic State", "Syrian Army", "Lebanese Army", "Red Crescent"} <= names_
+
+
+def _one_alternation(text: str, actors) -> list[tuple[tuple[int, int], str | None]]:
+    from geo.extract.actors import _actor_regex
+
+    return [(m.span(), m.lastgroup) for m in _actor_regex(actors).pattern.finditer(text)]
+
+
+def _by_letter(text: str, actors) -> list[tuple[tuple[int, int], str | None]]:
+    from geo.extract.actors import _actor_regex
+
+    return [(m.span(), m.lastgroup) for m in _actor_regex(actors).finditer(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HEZBOLLAH and hezbollah, the syrian ARMY, Syrian Arab Army troops",
+        "ISIS-led, IS fighters, is it, the U.S.-led coalition, the US said",
+        "al-Nusra Front, Nusra, Jabhat al-Nusra; Fateh al-Sham",
+        "Ḥezbollah, İslamic State, ſyrian army, the Islamic State of Iraq and Syria",
+        "pre-Hezbollah Hezbollah-backed Hezbollahs",
+        "",
+    ],
+)
+def test_letter_split_gives_the_single_alternation(text: str) -> None:
+    actors = load_actors()
+    assert _by_letter(text, actors) == _one_alternation(text, actors)
+
+
+def test_letter_split_with_a_non_ascii_first_letter(tmp_path: Path) -> None:
+    path = tmp_path / "actors.toml"
+    path.write_text(
+        '[[actor]]\nname = "Ögrenci"\nkind = "organisation"\naliases = ["Ögrenci Birliği"]\n'
+        '[[actor]]\nname = "Kurds"\nkind = "armed-group"\naliases = ["KDP", "Kurdish forces"]\n',
+        "utf-8",
+    )
+    actors = load_actors(path)
+    text = "ögrenci birliği and the KDP; the kurdish forces, Kdp"
+    assert _by_letter(text, actors) == _one_alternation(text, actors)
+    assert [a.text for a in find_actors(text, actors=actors)] == [
+        "ögrenci birliği", "KDP", "kurdish forces",
+    ]  # fmt: skip

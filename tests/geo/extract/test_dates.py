@@ -135,3 +135,22 @@ def test_to_dict_is_json_ready() -> None:
         "text": "Sunday", "span": [3, 9], "sentence": 0, "date": "2017-08-27",
         "end_date": "2017-08-27", "granularity": "day", "kind": "weekday",
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Three days ago the town fell; two weeks AGO it was quiet.",
+        "In the past 24 hours, and in the last forty-eight HOURS, and the past 48 hourſ.",
+        "Shops shut over the weekend; they open after the WEEKEND.",
+        "a three-day-long curfew, the two-month siege, a 10-year-old war, five week strike",
+        "No dates at all in this one.",
+        "Published ago-ish: hours later, weekends, a day-long",
+    ],
+)
+def test_needed_words_skip_only_patterns_that_cannot_match(text: str, monkeypatch) -> None:
+    from geo.extract import dates
+
+    quick = found(text, MON)
+    monkeypatch.setattr(dates, "_NEEDS", {})
+    assert quick == found(text, MON)

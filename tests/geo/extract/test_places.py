@@ -235,3 +235,178 @@ def test_tokenize_sentence_walk_matches_search(text: str) -> None:
     for tok in tokenize(text, sentences):
         expected = sentence_index(sentences, tok.start) if sentences else 0
         assert tok.sentence == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "token"),
+    [
+        ("Syria's", "Syria"),
+        ("Syria’s", "Syria"),
+        ("Aleppo'", "Aleppo"),
+        ("Homs", "Homs"),  # an s alone stays
+        ("Idlib''", "Idlib'"),  # one mark at a time, as the regex removes it
+        ("it's", "it"),
+        ("Ba'", "Ba'"),  # three characters and less are kept whole
+        ("Qa'a", "Qa'a"),
+    ],
+)
+def test_tokenize_drops_the_possessive_as_the_regex_does(word: str, token: str) -> None:
+    from geo.extract.places import _POSSESSIVE, tokenize
+
+    [tok] = tokenize(word, [])
+    assert tok.text == token
+    assert tok.text == (_POSSESSIVE.sub("", word) if len(word) > 3 else word)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fighting near Homs and Qara, then in Baalbek and Hermel, Lebanon.",
+        "From Paris, Texas, to Dallas and Tyler; Paris again.",
+        "Kharkiv, Kyiv and Sloviansk; Volodymyr later.",
+        "Homs, Libya, and Homs.",
+    ],
+)
+def test_ranking_memo_gives_the_fresh_ranking(gazetteer: Gazetteer, text: str, monkeypatch):
+    from geo.extract import places as module
+
+    memoised = places(text, gazetteer)
+
+    class Forgetful(dict):
+        def get(self, key, default=None):
+            return None  # every ranking worked out afresh
+
+    real_votes = module._Votes
+
+    def votes(*args, **kwargs):
+        v = real_votes(*args, **kwargs)
+        v.ranking_memo = Forgetful()
+        return v
+
+    monkeypatch.setattr(module, "_Votes", votes)
+    assert places(text, gazetteer) == memoised
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A weekday, a month or an article after a name ends the capitalised run.
+        ("Snow fell in Dallas Saturday night.", ["Dallas"]),
+        ("It reached Tyler February 3.", ["Tyler"]),
+        ("Residents of Tyler The city said more.", ["Tyler"]),
+        # A dateline's capitals, then ordinary capitals: the run ends with the capitals.
+        ("TYLER Residents woke to snow.", ["TYLER"]),
+        # An authority of the place: the place is a place.
+        ("The Dallas Police Department said the road was shut.", ["Dallas"]),
+        ("Officers of the Tyler County Sheriff's Office came.", []),  # a county, not the town
+        ("Lebanon Health Ministry officials said so.", ["Lebanon"]),
+        ("Kharkiv State Fire Service crews came.", ["Kharkiv"]),
+        # An authority that speaks is no person: its place is still a place.
+        ("Dallas Police said the road was shut.", ["Dallas"]),
+        # Before the name: an article mid-sentence, a compass word.
+        ("Arrested — A Tyler man was held.", ["Tyler"]),
+        # Still titles: no authority, weekday or article in the run.
+        ("Tyler Perry Studios opened a lot.", []),
+        ("He starred in Paris Blues Tonight.", []),
+    ],
+)
+def test_capitalised_runs_that_leave_a_place(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "spans"),
+    [
+        # "as", "at", "an" before a space are English words, never the Arabic article.
+        ("Firms such as Tyler Pipe grew.", []),
+        ("Cities such as Tyler grew, and Dallas.", ["Tyler", "Dallas"]),
+        ("They met at Tyler yesterday.", ["Tyler"]),
+    ],
+)
+def test_english_words_are_no_article(gazetteer: Gazetteer, text: str, spans) -> None:
+    assert [p.text for p in places(text, gazetteer)] == spans
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A middle initial joins the surname: "Tyler" is the doctor's name afterwards.
+        ("Dr. Charles W. Tyler joined the clinic in Dallas. Tyler studied in Paris, France.",
+         ["Dallas", "Paris", "France"]),
+        ("Charles W. Tyler joined. Tyler said yes.", []),
+        # The "S" of "U.S." is no initial.
+        ("The U.S. Dallas office shut.", ["U.S.", "Dallas"]),
+    ],
+)  # fmt: skip
+def test_middle_initial_joins_the_name(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An age before or after a two-word name makes it a person, in every mention.
+        ("Police found 82-year-old Beau Tyler of Dallas. Tyler was hurt.", ["Dallas"]),
+        ("Rafael Tyler, 27, of Dallas was held. Tyler denied it.", ["Dallas"]),
+        ("Mevlut Mert Tyler, a 22-year-old officer, fired. Tyler fled.", []),
+        # A speaker named after the verb: "said Tyler."
+        ('"It burned," said Tyler. Crews from Dallas came.', ["Dallas"]),
+        # Still places: one word after an age, or a clause that goes on after "said".
+        ("A 67-year-old Tyler resident fell ill.", ["Tyler"]),
+        ("Officials said Tyler was calm.", ["Tyler"]),
+    ],
+)
+def test_people_told_by_an_age_or_a_quote(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A line break inside a sentence (wrapped text) joins a name like a space.
+        (
+            "Officials from the council, the police and the fire service met John\nTyler in "
+            "Dallas.",
+            ["Dallas"],
+        ),
+        # A spaced dash ends a person's name and a title.
+        ("Two states were won by Mr Smith - Dallas and Tyler - as well.", ["Dallas", "Tyler"]),
+        # A role speaking ("the Dallas Republican asked") leaves its place a place.
+        ("Then the Dallas Republican asked for help.", ["Dallas"]),
+    ],
+)
+def test_wraps_dashes_and_roles(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A kinship word names a person next, in every mention.
+        ("He is survived by his wife, Tyler, 62, of Dallas.", ["Dallas"]),
+        ("He was the son of Tyler and Eva Smith of Dallas.", ["Dallas"]),
+        ("His brother Tyler succeeded him in Dallas.", ["Dallas"]),
+        ("A man surnamed Tyler was held in Dallas.", ["Dallas"]),
+        # "reported" is a speech verb: an agency reports; a country still speaks as a place.
+        ("Injuries were serious, Tyler reported. Dallas was calm.", ["Dallas"]),
+        ("The Lebanon reported a case.", ["Lebanon"]),
+    ],
+)
+def test_kin_and_reporters_are_people(gazetteer: Gazetteer, text: str, expected) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A legislator's title after the place: "Calgary MLA Sandra Jansen".
+        ("Then Dallas MLA Jane Doe spoke.", ["Dallas"]),
+        # Civic bodies named after their place.
+        ("The head of the Dallas Liquor Store Association spoke.", ["Dallas"]),
+        ("The Tyler Homeless Coalition met.", ["Tyler"]),
+    ],
+)
+def test_legislators_and_civic_bodies_keep_their_place(
+    gazetteer: Gazetteer, text: str, expected
+) -> None:
+    assert [p.text for p in places(text, gazetteer)] == expected

@@ -430,3 +430,19 @@ def test_missing_area_file_is_empty(tmp_path) -> None:
     from geo.geocoders.gazetteer import load_areas
 
     assert load_areas(str(tmp_path / "none.csv")).places == ()
+
+
+@pytest.mark.parametrize("name", ["Tripoli", "Arsal", "Hindane", "Springfield", "Nowhere"])
+def test_lookup_memo_answers_as_the_first_time(fake_index, story_frame, name: str) -> None:
+    gz = Gazetteer(fake_index, story_places_from_frame(story_frame), focus=NEAR_LEBANON)
+    first = gz.lookup(name)
+    first.append(first[0] if first else None)  # the caller's list is its own
+    again = gz.lookup(name.upper())
+    fresh = Gazetteer(fake_index, story_places_from_frame(story_frame), focus=NEAR_LEBANON)
+    assert again == fresh.lookup(name) == first[:-1]
+
+
+def test_lookup_memo_starts_afresh_when_full(fake: Gazetteer, monkeypatch) -> None:
+    monkeypatch.setattr(gazetteer, "LOOKUP_MEMO_SIZE", 2)
+    answers = [fake.lookup(n) for n in ("Tripoli", "Homs", "Arsal", "Tripoli")]
+    assert answers[0] == answers[3] and len(fake._lookup_memo) <= 2
