@@ -46,6 +46,7 @@ from geo.story.events_store import TABLE_COLUMNS, open_story, story_window
 from geo.story.export import events_geojson_parts, events_spreadsheet_parts
 from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
 from geo.story.load import FIGURES, Story, StoryError, problem_text, story_words
+from geo.story.pictures import PictureError, draw_svg
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, held_area_long
 from geo.story.urlstate import (
@@ -816,7 +817,8 @@ def _chart_pictures(
 
     A picture, not a Vega chart in the page: Vega's 775 KB of JavaScript, parsed and run while
     the map's frame loads, held the first map back by a second. Data is drawn as SVG text
-    (escaped), and an SVG shown as an image runs no script.
+    (escaped), and an SVG shown as an image runs no script. Drawn in a child process
+    (geo/story/pictures.py): Vega's engine stays out of the server's memory.
     """
     # Kept on disk beside the big stories' event stores: a new server's first page would
     # otherwise spend a second importing Altair and starting Vega before its map is done.
@@ -829,12 +831,8 @@ def _chart_pictures(
                 return tuple(x if isinstance(x, str) else None for x in kept)
     except (OSError, ValueError):
         pass  # not there yet, or unreadable: drawn again
-    import vl_convert
-
-    pictures = tuple(
-        None if spec is None else vl_convert.vegalite_to_svg(spec)
-        for spec in _chart_specs(path, fingerprint, cats, acts)
-    )
+    # A PictureError is not cached: the next run tries again.
+    pictures = tuple(draw_svg(list(_chart_specs(path, fingerprint, cats, acts))))
     with contextlib.suppress(OSError):  # a read-only cache: drawn again next time
         atomic_write_text(file, json.dumps(pictures))
     return pictures
@@ -844,7 +842,11 @@ def timeline() -> None:
     """Events per day and the held area over the whole story, with the chapters marked."""
     path = stories[story_id].path
     cats = None if chosen_categories == categories else tuple(chosen_categories)
-    bars, line = _chart_pictures(str(path), _fingerprint(path), cats, tuple(chosen_actors))
+    try:
+        bars, line = _chart_pictures(str(path), _fingerprint(path), cats, tuple(chosen_actors))
+    except PictureError:
+        st.caption("The timeline's charts could not be drawn this time; they are tried again.")
+        return
     # The headings are the charts' own titles: an unchanged chart is sent as a short reference.
     chart_a, chart_b = st.columns(2)
     with chart_a:

@@ -181,18 +181,36 @@ def chart_pictures(at) -> list[str]:
 
 def test_a_new_server_takes_the_chart_pictures_from_the_disk_cache(monkeypatch, tmp_path):
     import streamlit as st
-    import vl_convert
+
+    from geo.story import pictures
 
     monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path))
     st.cache_data.clear()
     drawn = chart_pictures(run_app(table=False, story="mini"))
     assert len(drawn) == 2 and list((tmp_path / "charts").glob("*.json"))
 
-    def no_vega(spec):
+    def no_vega(specs):
         raise AssertionError("drawn again instead of read from the disk cache")
 
     # A new server: the memory cache is empty, the disk still has the pictures.
     st.cache_data.clear()
-    monkeypatch.setattr(vl_convert, "vegalite_to_svg", no_vega)
+    monkeypatch.setattr(pictures, "draw_svg", no_vega)
     assert chart_pictures(run_app(table=False, story="mini")) == drawn
     assert not list((tmp_path / "charts").glob("*.tmp*"))
+
+
+def test_charts_that_cannot_be_drawn_leave_a_note_not_a_traceback(monkeypatch, tmp_path):
+    import streamlit as st
+
+    from geo.story import pictures
+
+    def broken(specs):
+        raise pictures.PictureError("charts not drawn in 60 s")
+
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path))
+    st.cache_data.clear()
+    monkeypatch.setattr(pictures, "draw_svg", broken)
+    at = run_app(table=False, story="mini")
+    assert chart_pictures(at) == []
+    assert any("could not be drawn" in c.value for c in at.caption)
+    assert list(at.get("component_instance"))  # the map is there all the same

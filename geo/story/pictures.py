@@ -1,0 +1,61 @@
+"""Vega-Lite charts drawn as SVG pictures in a child process.
+
+Vega runs in V8 (``vl-convert-python``), which holds ~65 MB once started: drawn in a child, it
+never lives in the server, whose memory a million-event story already fills. The child is
+bounded in time; a chart it could not draw is ``None``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+TIMEOUT_S = 60.0
+
+
+class PictureError(RuntimeError):
+    """Raised by ``draw_svg`` when the child process fails or runs out of time."""
+
+
+def draw_svg(specs: list[dict | None], timeout: float = TIMEOUT_S) -> list[str | None]:
+    """Each Vega-Lite spec of ``specs`` as an SVG document (``None`` stays ``None``).
+
+    Raises ``PictureError`` when the child exits with an error, prints something that is not
+    one picture per spec, or is still running after ``timeout`` seconds.
+    """
+    if not any(specs):
+        return [None] * len(specs)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "geo.story.pictures"],
+            input=json.dumps(specs),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise PictureError(f"charts not drawn in {timeout:.0f} s") from exc
+    if done.returncode != 0:
+        raise PictureError(f"charts not drawn: {done.stderr.strip()[-300:]}")
+    try:
+        out = json.loads(done.stdout)
+    except ValueError as exc:
+        raise PictureError("charts not drawn: unreadable answer") from exc
+    if not isinstance(out, list) or len(out) != len(specs):
+        raise PictureError("charts not drawn: not one picture per chart")
+    return [x if isinstance(x, str) and x.startswith("<svg") else None for x in out]
+
+
+def _main() -> None:
+    import vl_convert
+
+    specs = json.loads(sys.stdin.read())
+    json.dump([None if s is None else vl_convert.vegalite_to_svg(s) for s in specs], sys.stdout)
+
+
+if __name__ == "__main__":
+    _main()

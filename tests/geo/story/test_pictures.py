@@ -1,0 +1,46 @@
+"""Tests for geo.story.pictures: Vega-Lite drawn as SVG in a child process, bounded in time."""
+
+from __future__ import annotations
+
+import pytest
+
+from geo.story.pictures import PictureError, draw_svg
+
+BARS = {
+    "data": {"values": [{"day": "2017-08-01", "n": 2}, {"day": "2017-08-02", "n": 5}]},
+    "mark": "bar",
+    "encoding": {
+        "x": {"field": "day", "type": "temporal"},
+        "y": {"field": "n", "type": "quantitative"},
+    },
+    "title": "Events <b>per</b> day",
+}
+
+
+def test_each_spec_becomes_an_svg_picture_and_none_stays_none():
+    bars, none = draw_svg([BARS, None])
+    assert bars.startswith("<svg") and none is None
+    # The title is SVG text, escaped: no element can come from data.
+    assert "&lt;b&gt;per&lt;/b&gt;" in bars and "<b>" not in bars
+
+
+def test_no_child_is_started_when_there_is_nothing_to_draw(monkeypatch):
+    import subprocess
+
+    def no_child(*args, **kwargs):
+        raise AssertionError("a child process was started")
+
+    monkeypatch.setattr(subprocess, "run", no_child)
+    assert draw_svg([None, None]) == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("specs", "timeout", "message"),
+    [
+        ([{"mark": "no-such-mark"}], 60.0, "not drawn"),
+        ([BARS], 0.001, "not drawn in"),
+    ],
+)
+def test_a_child_that_fails_or_runs_too_long_raises(specs, timeout, message):
+    with pytest.raises(PictureError, match=message):
+        draw_svg(specs, timeout=timeout)
