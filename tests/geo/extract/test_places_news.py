@@ -12,40 +12,31 @@ from geo.extract.dateline import find_dateline
 from geo.extract.places import PlaceMention, find_places
 from geo.extract.sentences import split_sentences
 from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, load_areas
-from tests.helpers import FIXTURES
-
-
-def _city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, admin1: str,
-          *alt: str) -> dict:  # fmt: skip
-    return {
-        "geonameid": gid, "name": name, "latitude": lat, "longitude": lon, "countrycode": cc,
-        "population": pop, "admin1code": admin1, "alternatenames": list(alt),
-    }  # fmt: skip
-
+from tests.helpers import FIXTURES, city
 
 CITIES = [
-    _city(1, "Paris", 48.853, 2.349, "FR", 2_138_551, "11"),
-    _city(2, "Paris", 33.661, -95.556, "US", 24_782, "TX"),
-    _city(3, "London", 51.509, -0.126, "GB", 8_961_989, "ENG"),
-    _city(4, "London", 42.983, -81.233, "CA", 346_765, "08"),
-    _city(5, "St. Thomas", 42.783, -81.183, "CA", 38_909, "08", "Saint Thomas"),
-    _city(6, "Washington", 38.895, -77.036, "US", 689_545, "DC"),
-    _city(7, "Lexington", 37.988, -84.478, "US", 320_601, "KY"),
-    _city(8, "Lexington", 42.447, -71.225, "US", 33_000, "MA"),
-    _city(9, "Springfield", 37.215, -93.298, "US", 167_882, "MO"),
-    _city(10, "Murphy", 33.015, -96.613, "US", 20_000, "TX"),
-    _city(11, "Georgia", 41.0, -73.0, "US", 2_000, "CT"),
-    _city(12, "Africa", 35.5, 11.0, "TN", 20_000, "00", "Mahdia"),
-    _city(13, "Dar'a", 32.625, 36.106, "SY", 97_969, "08", "Dr"),
-    _city(14, "Sydney", -33.868, 151.207, "AU", 4_627_345, "02"),
-    _city(15, "Damascus", 33.51, 36.291, "SY", 1_569_394, "13"),
-    _city(16, "Tsu", 34.717, 136.5, "JP", 280_000, "23", "Jin"),
-    _city(17, "California", 40.066, -79.892, "US", 6_608, "PA"),
+    city(1, "Paris", 48.853, 2.349, "FR", 2_138_551, admin1="11"),
+    city(2, "Paris", 33.661, -95.556, "US", 24_782, admin1="TX"),
+    city(3, "London", 51.509, -0.126, "GB", 8_961_989, admin1="ENG"),
+    city(4, "London", 42.983, -81.233, "CA", 346_765, admin1="08"),
+    city(5, "St. Thomas", 42.783, -81.183, "CA", 38_909, "Saint Thomas", admin1="08"),
+    city(6, "Washington", 38.895, -77.036, "US", 689_545, admin1="DC"),
+    city(7, "Lexington", 37.988, -84.478, "US", 320_601, admin1="KY"),
+    city(8, "Lexington", 42.447, -71.225, "US", 33_000, admin1="MA"),
+    city(9, "Springfield", 37.215, -93.298, "US", 167_882, admin1="MO"),
+    city(10, "Murphy", 33.015, -96.613, "US", 20_000, admin1="TX"),
+    city(11, "Georgia", 41.0, -73.0, "US", 2_000, admin1="CT"),
+    city(12, "Africa", 35.5, 11.0, "TN", 20_000, "Mahdia", admin1="00"),
+    city(13, "Dar'a", 32.625, 36.106, "SY", 97_969, "Dr", admin1="08"),
+    city(14, "Sydney", -33.868, 151.207, "AU", 4_627_345, admin1="02"),
+    city(15, "Damascus", 33.51, 36.291, "SY", 1_569_394, admin1="13"),
+    city(16, "Tsu", 34.717, 136.5, "JP", 280_000, "Jin", admin1="23"),
+    city(17, "California", 40.066, -79.892, "US", 6_608, admin1="PA"),
     # A made-up alternate name: a town that GeoNames also calls "Kentucky".
-    _city(18, "Frankfort", 38.2, -84.87, "US", 1_000_000, "KY", "Kentucky"),
-    _city(19, "Versailles", 38.05, -84.73, "US", 9_000, "KY"),
-    _city(20, "Atlanta", 33.749, -84.388, "US", 498_715, "GA"),
-    _city(21, "Atlanta", 40.215, -86.026, "US", 725, "IN"),
+    city(18, "Frankfort", 38.2, -84.87, "US", 1_000_000, "Kentucky", admin1="KY"),
+    city(19, "Versailles", 38.05, -84.73, "US", 9_000, admin1="KY"),
+    city(20, "Atlanta", 33.749, -84.388, "US", 498_715, admin1="GA"),
+    city(21, "Atlanta", 40.215, -86.026, "US", 725, admin1="IN"),
 ]
 
 

@@ -13,30 +13,22 @@ from geo.extract.actors import find_actors
 from geo.extract.places import find_places
 from geo.extract.sentences import split_sentences
 from geo.geocoders.gazetteer import Gazetteer, build_geonames_index, load_areas
-
-
-def _city(gid: int, name: str, lat: float, lon: float, cc: str, pop: int, admin1: str,
-          *alt: str) -> dict:  # fmt: skip
-    return {
-        "geonameid": gid, "name": name, "latitude": lat, "longitude": lon, "countrycode": cc,
-        "population": pop, "admin1code": admin1, "alternatenames": list(alt),
-    }  # fmt: skip
-
+from tests.helpers import city
 
 CITIES = [
-    _city(1, "Oklahoma", 40.58, -79.57, "US", 786, "PA"),
-    _city(2, "Washington", 38.895, -77.036, "US", 689_545, "DC"),
-    _city(3, "Washington", 37.13, -113.51, "US", 24_299, "UT"),
-    _city(4, "Wales", 53.34, -1.28, "GB", 5_956, "ENG"),
-    _city(5, "Pittsburgh", 40.44, -79.99, "US", 304_391, "PA"),
-    _city(6, "Pittsburg", 38.03, -121.88, "US", 69_424, "CA", "Pittsburgh"),
-    _city(7, "Ontario", 43.22, -77.28, "US", 2_160, "NY"),
-    _city(8, "Buffalo", 42.886, -78.878, "US", 278_349, "NY"),
-    _city(9, "Toronto", 43.70, -79.42, "CA", 2_600_000, "08"),
-    _city(10, "Rio Grande", -32.03, -52.10, "BR", 186_544, "23"),
-    _city(11, "Al Bab", 36.37, 37.52, "SY", 130_745, "09", "Bab"),
-    _city(12, "Algiers", 36.74, 3.09, "DZ", 1_977_663, "01"),
-    _city(13, "Kasai", 34.93, 134.82, "JP", 44_000, "28"),
+    city(1, "Oklahoma", 40.58, -79.57, "US", 786, admin1="PA"),
+    city(2, "Washington", 38.895, -77.036, "US", 689_545, admin1="DC"),
+    city(3, "Washington", 37.13, -113.51, "US", 24_299, admin1="UT"),
+    city(4, "Wales", 53.34, -1.28, "GB", 5_956, admin1="ENG"),
+    city(5, "Pittsburgh", 40.44, -79.99, "US", 304_391, admin1="PA"),
+    city(6, "Pittsburg", 38.03, -121.88, "US", 69_424, "Pittsburgh", admin1="CA"),
+    city(7, "Ontario", 43.22, -77.28, "US", 2_160, admin1="NY"),
+    city(8, "Buffalo", 42.886, -78.878, "US", 278_349, admin1="NY"),
+    city(9, "Toronto", 43.70, -79.42, "CA", 2_600_000, admin1="08"),
+    city(10, "Rio Grande", -32.03, -52.10, "BR", 186_544, admin1="23"),
+    city(11, "Al Bab", 36.37, 37.52, "SY", 130_745, "Bab", admin1="09"),
+    city(12, "Algiers", 36.74, 3.09, "DZ", 1_977_663, admin1="01"),
+    city(13, "Kasai", 34.93, 134.82, "JP", 44_000, admin1="28"),
 ]
 AREAS = [
     # id, name, aliases, kind, country, admin1, lat, lon, radius_m, population
