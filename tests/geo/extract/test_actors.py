@@ -54,14 +54,19 @@ def test_no_actors(text: str) -> None:
     assert names(text) == []
 
 
-def test_editable_list(tmp_path: Path) -> None:
+def _actors_from(tmp_path: Path, toml: str):
+    """The actors of an edited list holding ``toml``."""
     path = tmp_path / "actors.toml"
-    path.write_text(
+    path.write_text(toml, "utf-8")
+    return load_actors(path)
+
+
+def test_editable_list(tmp_path: Path) -> None:
+    actors = _actors_from(
+        tmp_path,
         '[[actor]]\nname = "Wagner"\nkind = "armed-group"\n'
         'aliases = ["Wagner Group", "PMC Wagner"]\n',
-        "utf-8",
     )
-    actors = load_actors(path)
     found = find_actors("PMC Wagner and Hezbollah", actors=actors)
     assert [(a.name, a.text) for a in found] == [("Wagner", "PMC Wagner")]
 
@@ -100,13 +105,11 @@ def test_letter_split_gives_the_single_alternation(text: str) -> None:
 
 
 def test_letter_split_with_a_non_ascii_first_letter(tmp_path: Path) -> None:
-    path = tmp_path / "actors.toml"
-    path.write_text(
+    actors = _actors_from(
+        tmp_path,
         '[[actor]]\nname = "Ögrenci"\nkind = "organisation"\naliases = ["Ögrenci Birliği"]\n'
         '[[actor]]\nname = "Kurds"\nkind = "armed-group"\naliases = ["KDP", "Kurdish forces"]\n',
-        "utf-8",
     )
-    actors = load_actors(path)
     text = "ögrenci birliği and the KDP; the kurdish forces, Kdp"
     assert _by_letter(text, actors) == _one_alternation(text, actors)
     assert [a.text for a in find_actors(text, actors=actors)] == [
