@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import hashlib
 import importlib.metadata
 import inspect
 import json
@@ -46,7 +44,7 @@ from geo.story.events_store import TABLE_COLUMNS, open_story, story_window
 from geo.story.export import events_geojson_parts, events_spreadsheet_parts
 from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
 from geo.story.load import FIGURES, Story, StoryError, problem_text, story_words
-from geo.story.pictures import PictureError, draw_svg
+from geo.story.pictures import PictureError, cached_svg
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, events_per_day, held_area_long
 from geo.story.urlstate import (
@@ -801,14 +799,6 @@ def _chart_specs(
     return bars, line
 
 
-# What draws the pictures: an edit of these functions, their width or a new Vega draws them anew.
-_CHART_CODE = hashlib.sha256(
-    "".join(inspect.getsource(f) for f in (_chapter_rules, _picture, _chart_title, _chart_specs))
-    .__add__(f"{CHART_WIDTH} {importlib.metadata.version('vl-convert-python')}")
-    .encode()
-).hexdigest()[:12]
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def _chart_pictures(
     path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
@@ -821,21 +811,21 @@ def _chart_pictures(
     (geo/story/pictures.py): Vega's engine stays out of the server's memory.
     """
     # Kept on disk beside the big stories' event stores: a new server's first page would
-    # otherwise spend a second importing Altair and starting Vega before its map is done.
-    key = json.dumps([path, fingerprint, cats, acts, _CHART_CODE], default=str)
-    file = default_cache_dir() / "charts" / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
-    try:
-        if file.stat().st_size < 8_000_000:
-            kept = json.loads(file.read_text(encoding="utf-8"))
-            if isinstance(kept, list) and len(kept) == 2:
-                return tuple(x if isinstance(x, str) else None for x in kept)
-    except (OSError, ValueError):
-        pass  # not there yet, or unreadable: drawn again
+    # otherwise spend a second importing Altair and starting Vega before its map is done. The
+    # key holds what draws them: an edit of these functions, their width or a new Vega.
+    code = "".join(
+        inspect.getsource(f) for f in (_chapter_rules, _picture, _chart_title, _chart_specs)
+    )
+    vega = importlib.metadata.version("vl-convert-python")
+    key = json.dumps([path, fingerprint, cats, acts, code, CHART_WIDTH, vega], default=str)
     # A PictureError is not cached: the next run tries again.
-    pictures = tuple(draw_svg(list(_chart_specs(path, fingerprint, cats, acts))))
-    with contextlib.suppress(OSError):  # a read-only cache: drawn again next time
-        atomic_write_text(file, json.dumps(pictures))
-    return pictures
+    bars, line = cached_svg(
+        key,
+        default_cache_dir() / "charts",
+        lambda: list(_chart_specs(path, fingerprint, cats, acts)),
+        2,
+    )
+    return bars, line
 
 
 def timeline() -> None:

@@ -2,17 +2,24 @@
 
 Vega runs in V8 (``vl-convert-python``), which holds ~65 MB once started: drawn in a child, it
 never lives in the server, whose memory a million-event story already fills. The child is
-bounded in time; a chart it could not draw is ``None``.
+bounded in time. Pictures are kept on disk by a key, so a new server draws nothing it has
+drawn before.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from geo.atomic import atomic_write_text
+
 TIMEOUT_S = 60.0
+MAX_KEPT_BYTES = 8_000_000  # a kept file larger than this is not read, and drawn again
 
 
 class PictureError(RuntimeError):
@@ -48,6 +55,29 @@ def draw_svg(specs: list[dict | None], timeout: float = TIMEOUT_S) -> list[str |
     if not isinstance(out, list) or len(out) != len(specs):
         raise PictureError("charts not drawn: not one picture per chart")
     return [x if isinstance(x, str) and x.startswith("<svg") else None for x in out]
+
+
+def cached_svg(
+    key: str, cache_dir: Path, specs: Callable[[], list[dict | None]], count: int
+) -> list[str | None]:
+    """The ``count`` pictures kept under ``key`` in ``cache_dir``, or ``draw_svg(specs())``
+    kept there.
+
+    ``specs`` is called only when nothing usable is kept. Raises ``PictureError`` as
+    ``draw_svg`` does; a cache that cannot be written only means drawing again next time.
+    """
+    file = cache_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+    try:
+        if file.stat().st_size < MAX_KEPT_BYTES:
+            kept = json.loads(file.read_text(encoding="utf-8"))
+            if isinstance(kept, list) and len(kept) == count:
+                return [x if isinstance(x, str) and x.startswith("<svg") else None for x in kept]
+    except (OSError, ValueError):
+        pass  # not kept yet, or unreadable: drawn again
+    pictures = draw_svg(specs())
+    with contextlib.suppress(OSError):
+        atomic_write_text(file, json.dumps(pictures))
+    return pictures
 
 
 def _main() -> None:

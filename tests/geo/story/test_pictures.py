@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from geo.story.pictures import PictureError, draw_svg
+from geo.story.pictures import PictureError, cached_svg, draw_svg
 
 BARS = {
     "data": {"values": [{"day": "2017-08-01", "n": 2}, {"day": "2017-08-02", "n": 5}]},
@@ -44,3 +44,19 @@ def test_no_child_is_started_when_there_is_nothing_to_draw(monkeypatch):
 def test_a_child_that_fails_or_runs_too_long_raises(specs, timeout, message):
     with pytest.raises(PictureError, match=message):
         draw_svg(specs, timeout=timeout)
+
+
+def test_kept_pictures_are_read_back_without_drawing(tmp_path, monkeypatch):
+    from geo.story import pictures
+
+    drawn = cached_svg("k", tmp_path, lambda: [BARS, None], 2)
+    assert drawn[0].startswith("<svg") and drawn[1] is None
+
+    def no_specs():
+        raise AssertionError("specs built although the pictures are kept")
+
+    assert cached_svg("k", tmp_path, no_specs, 2) == drawn
+    # A kept file of the wrong shape is drawn again.
+    monkeypatch.setattr(pictures, "draw_svg", lambda specs: ["<svg/>"] * len(specs))
+    assert cached_svg("k", tmp_path, lambda: [BARS, BARS, BARS], 3) == ["<svg/>"] * 3
+    assert not list(tmp_path.glob("*.tmp*"))
