@@ -12,6 +12,8 @@ import folium
 import xstatic.pkg.leaflet as xs_leaflet
 import xstatic.pkg.leaflet_markercluster as xs_cluster
 
+from geo.atomic import atomic_write_bytes
+
 # Streamlit serves the app's ./static folder at /app/static when enableStaticServing is on.
 STATIC_URL = "/app/static/vendor"
 JS_DIR = Path(__file__).resolve().parent / "js"
@@ -107,6 +109,11 @@ def _bundle_parts() -> list[tuple[str, Path]]:
 
 
 @cache
+def _bundled_urls() -> frozenset[str]:
+    return frozenset(url for url, _path in _bundle_parts())
+
+
+@cache
 def bundle_text() -> bytes:
     """The bundle: each part as it is, minus its source-map comment (no map is served)."""
     chunks = []
@@ -128,7 +135,7 @@ def bundle(element: folium.Element) -> folium.Element:
     """Point every script of ``element`` (already localized) that the bundle holds at the
     bundle, under one name: folium's page header and streamlit_folium's list of scripts then
     hold it once."""
-    inside = {url for url, _path in _bundle_parts()}
+    inside = _bundled_urls()
     for el in _walk(element):
         if "default_js" in dir(el):
             pairs = [
@@ -137,14 +144,6 @@ def bundle(element: folium.Element) -> folium.Element:
             ]
             el.default_js = list(dict.fromkeys(pairs))
     return element
-
-
-def _write_if_changed(data: bytes, dest: Path) -> None:
-    if not dest.exists() or dest.read_bytes() != data:
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_suffix(dest.suffix + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(dest)
 
 
 def _copy_if_changed(src: Path, dest: Path) -> None:
@@ -170,7 +169,9 @@ def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
     for names, ext in (((*MAP_SCRIPTS, *PNG_SCRIPTS), "js"), (MAP_STYLES, "css")):
         for name in names:
             _copy_if_changed(JS_DIR / f"{name}.{ext}", static_dir / "dateline" / f"{name}.{ext}")
-    _write_if_changed(bundle_text(), static_dir / "dateline" / BUNDLE_NAME)
+    bundle_file = static_dir / "dateline" / BUNDLE_NAME
+    if not bundle_file.exists() or bundle_file.read_bytes() != bundle_text():
+        atomic_write_bytes(bundle_file, bundle_text())
     return vendor
 
 
