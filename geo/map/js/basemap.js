@@ -328,11 +328,12 @@ window.dlInitMap = function (map, cfg) {
         } catch (e) { /* a published file has no parent page to write to */ }
     }
     function move(fn) { ours = true; fn(); }
+    var FIT_PAD = 36;
     // A new window whose frame the view already shows, at most one zoom level wider than the
     // frame would be, keeps the view: a slider step does not pan the map each day.
     function framed(fit, maxZoom) {
         var b = L.latLngBounds(fit);
-        var z = Math.min(map.getBoundsZoom(b, false, L.point(72, 72)), maxZoom);
+        var z = Math.min(map.getBoundsZoom(b, false, L.point(2 * FIT_PAD, 2 * FIT_PAD)), maxZoom);
         return map.getBounds().contains(b) && map.getZoom() >= z - 1;
     }
     window.dlShow = function (s) {
@@ -354,10 +355,11 @@ window.dlInitMap = function (map, cfg) {
             relabel();
             return;
         }
-        if (s.fit && key !== lastFit && !userMoved && (!first || s.fit_first) &&
-                !(!first && framed(s.fit, s.max_zoom || 11))) {
+        var maxZoom = s.max_zoom || 11;
+        if (s.fit && key !== lastFit && !userMoved &&
+                (first ? s.fit_first : !framed(s.fit, maxZoom))) {
             move(function () {
-                map.fitBounds(s.fit, {padding: [36, 36], maxZoom: s.max_zoom || 11,
+                map.fitBounds(s.fit, {padding: [FIT_PAD, FIT_PAD], maxZoom: maxZoom,
                                       animate: !first});
             });
         }
