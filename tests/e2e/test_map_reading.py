@@ -184,3 +184,22 @@ def test_far_places_are_drawn_on_land(server, page_for, world_story, place, coun
     )
     lat, lon = map_js(page, f"Object.values(window.dlByKey['place:{place}'].getLatLng())")
     assert map_js(page, f"window.dlLandAt({lat}, {lon})") == country
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_a_mouse_click_selects_a_place_and_the_view_stays_on_it(server, page_for, size):
+    # The convoy stood 250 km east on the story's last day: a click in Lebanon must not take
+    # the reader there.
+    page, _ = page_for(server, viewport=size)
+    frame = ready_map(page)
+    pin = frame.locator("div.dl-marker[data-key='place:jurud-ras-baalbek']")
+    pin.scroll_into_view_if_needed()
+    before = map_js(page, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    box = pin.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(details(page)).to_contain_text("Jurud Ras Baalbek and al-Qaa", timeout=30_000)
+    # The rerun has reached the map: the place's label is the selected one.
+    expect(frame.locator(".dl-label-selected")).to_contain_text("Jurud Ras Baalbek")
+    after = map_js(page, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    assert after == before
+    assert in_map_view(page, "place:jurud-ras-baalbek")

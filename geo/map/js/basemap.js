@@ -311,7 +311,7 @@ window.dlInitMap = function (map, cfg) {
     // has moved the map since; what must stay visible (the selection, the convoy during Play)
     // is panned into view regardless.
     // A link with zoom and centre pins the view: it counts as the reader's own move.
-    var ours = false, userMoved = !!cfg.pinned, lastFit, lastForce;
+    var ours = false, userMoved = !!cfg.pinned, lastFit, lastForce, lastDate, lastFocus;
     map.on('movestart', function () { if (!ours) { userMoved = true; } });
     map.on('moveend', function () {
         ours = false;
@@ -340,6 +340,10 @@ window.dlInitMap = function (map, cfg) {
         window.dlStoryLabels = s.labels || [];
         window.dlStoryMarks = s.marks || [];
         window.dlSetDate(s.date || '');
+        var dateMoved = s.date !== lastDate, focusKey = JSON.stringify(s.focus || null);
+        var focusMoved = focusKey !== lastFocus;
+        lastDate = s.date;
+        lastFocus = focusKey;
         if (s.legend) { legend(s.legend); }
         var key = JSON.stringify(s.fit);
         var first = lastFit === undefined;
@@ -365,8 +369,13 @@ window.dlInitMap = function (map, cfg) {
         }
         lastFit = key;
         // On the first draw only the selection is brought into view: the convoy's position
-        // on the story's last day must not pull the opening view away.
-        (first ? (s.focus ? [s.focus] : []) : (s.keep || [])).forEach(function (ll) {
+        // on the story's last day must not pull the opening view away. Later the selection and
+        // the convoy are followed when the date moves (Play, the slider); a new selection
+        // alone brings only itself into view (a reader who picked a place in Lebanon was
+        // taken 250 km east to where the convoy stood).
+        var follow = first || !dateMoved ? (s.focus && (first || focusMoved) ? [s.focus] : [])
+            : (s.keep || []);
+        follow.forEach(function (ll) {
             if (!map.getBounds().pad(-0.08).contains(ll)) {
                 move(function () { map.panInside(ll, {padding: [60, 60], animate: !first}); });
             }
