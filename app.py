@@ -75,6 +75,8 @@ PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 # Seconds each chapter stays on screen during the Tour (tests set it short).
 TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
+# The date slider's label: the map finds the slider by it and follows its thumbs.
+DATES_LABEL = "Dates"
 # The timeline charts are drawn this wide and scaled to their column: 1.3x on a laptop, 0.8x on a
 # phone, where the columns stack.
 CHART_WIDTH = 380
@@ -462,7 +464,7 @@ def date_controls() -> tuple[date, date]:
     slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
     with slider_col:
         start, end = st.slider(
-            "Dates",
+            DATES_LABEL,
             min_value=story.start,
             max_value=story.end,
             step=timedelta(days=1),
@@ -561,6 +563,7 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
             animate=st.session_state.playing,
             # The convoy arrives a little before the next day is sent.
             step_ms=int(PLAY_STEP_SECONDS * 850),
+            follow=DATES_LABEL,
             **_chapter_view(),
         )
     else:

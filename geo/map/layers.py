@@ -903,12 +903,14 @@ def browser_layers(
     view_token: str | None = None,
     animate: bool = False,
     step_ms: int = 0,
+    follow: str | None = None,
 ) -> list[folium.FeatureGroup]:
     """The map's layers for a small story drawn by ``js/story.js``: only the window travels.
 
     ``view`` (bounds) is a frame the map must take once per ``view_token`` (a chapter opened),
     even if the reader had moved the map. ``animate`` (Play) moves the convoy from the last
-    window's position to this one's along its route in ``step_ms``.
+    window's position to this one's along its route in ``step_ms``. ``follow`` is the label of
+    the page's date slider: the map redraws as its thumbs move, before the rerun comes back.
 
     ``data`` is the URL of the story's payload (``geo.map.payload``), or the payload itself.
     """
@@ -926,6 +928,7 @@ def browser_layers(
         "view_token": view_token,
         "animate": animate,
         "step_ms": step_ms,
+        "follow": follow,
     }
     StoryWindow(state).add_to(group)
     return [group]

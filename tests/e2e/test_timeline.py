@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from datetime import datetime
 
 import pytest
 from playwright.sync_api import expect
@@ -46,6 +47,37 @@ def test_a_slider_move_redraws_the_markers_in_the_same_frame(server, page_for, s
     assert after["events"] < before["events"], (before, after)
     assert map_js(page, "window.dlMarkLeft") == "still here"
     page.wait_for_function("new URL(location.href).searchParams.get('to') === '2017-08-28'")
+    assert not traffic.console_errors, traffic.console_errors
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_for, size):
+    page, traffic = page_for(server, "?from=2017-08-01&to=2017-09-10", viewport=size)
+    frame = ready(page)
+    page.wait_for_selector(IDLE)
+    draws = map_js(page, "window.dlDraws.length")
+    # The end thumb's knob, dragged left with the mouse held down: Streamlit sends nothing to
+    # the server until the button is released, so a changed map is the page's own doing.
+    knob = page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1).locator("..")
+    knob.scroll_into_view_if_needed()
+    box = knob.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 40, y, steps=4)
+    label = page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1)
+    expect(label).not_to_have_text("10 Sep 2017")
+    held = label.inner_text()
+    expect(frame.get_by_test_id("map-date")).to_have_text(f"As of {held}")
+    assert page.get_by_test_id("stApp").get_attribute("data-test-script-state") == "notRunning"
+    page.mouse.up()
+    # The release reruns the panel; the window it sends the map was drawn already.
+    day = datetime.strptime(held, "%d %b %Y").date().isoformat()
+    map_frame = next(f for f in page.frames if "streamlit_folium" in f.url)
+    map_frame.wait_for_function(f"window.dlServerState && window.dlServerState.end === '{day}'")
+    sources = map_js(page, "window.dlDraws")[draws:]
+    assert sources and set(sources) == {"slider"}, sources
+    expect(frame.get_by_test_id("map-date")).to_have_text(f"As of {held}")
     assert not traffic.console_errors, traffic.console_errors
 
 

@@ -375,16 +375,33 @@
 
     // The one entry point: draw the window ``s`` (start, end, categories, actors, layers,
     // selected) of the story at ``s.data`` (a URL, fetched once, or the payload itself).
-    var current = null, loading = null, pending = null;
+    // ``s.follow`` names the page's date slider: its thumbs are read as they move.
+    var current = null, loading = null, pending = null, drawnKey = null;
+    window.dlDraws = [];  // where each draw came from ('server' or 'slider'), for the tests
+    // What a draw depends on; fit_first only matters to the first draw.
+    function stateKey(s) {
+        var k = Object.assign({}, s);
+        delete k.fit_first;
+        return JSON.stringify(k);
+    }
+    function drawNow(s, from) {
+        drawnKey = stateKey(s);
+        window.dlDraws.push(from);
+        window.dlLast = current.draw(s);
+    }
     window.dlStory = function (s) {
         var map = window.dlMap;
         pending = s;
+        window.dlServerState = s;
+        follow(s.follow);
         function run(data) {
             if (!current || current.data !== data) {
                 if (current) { current.group.remove(); }
                 current = new Story(map, data);
+                drawnKey = null;
             }
-            window.dlLast = current.draw(pending);
+            // The slider's own move was drawn already: the rerun it caused changes nothing.
+            if (stateKey(pending) !== drawnKey) { drawNow(pending, 'server'); }
         }
         if (typeof s.data === 'object') { run(s.data); return; }
         if (current && current.url === s.data) { run(current.data); return; }
@@ -398,8 +415,52 @@
             current = new Story(map, data);
             current.url = s.data;
             loading = null;
-            window.dlLast = current.draw(pending);
+            drawNow(pending, 'server');
         }).catch(function (e) { console.warn('story', e); });
     };
+
+    // --- the page's date slider, followed as it moves ------------------------------------------
+    // The map is drawn for the thumbs' window as soon as they move (while they are dragged,
+    // too), not after the server's rerun: the rerun then only brings the URL and the details
+    // up to date. Streamlit's slider keeps its value in microseconds since 1970 (UTC) on a
+    // range input per thumb; the map's frame is served from the page's own origin.
+    var follower = null;
+    function isoDay(micros) {
+        var d = new Date(micros / 1000);
+        return isNaN(d.getTime()) ? null : d.toISOString().slice(0, 10);
+    }
+    function slid(group) {
+        // Play's steps come from the server, which animates the convoy between them.
+        if (!current || !pending || pending.animate || loading) { return; }
+        var days = Array.prototype.map.call(group.querySelectorAll('input[type="range"]'),
+            function (input) { return isoDay(Number(input.value)); });
+        if (days.length !== 2 || !days[0] || !days[1] || days[0] > days[1]) { return; }
+        var s = Object.assign({}, pending, {start: days[0], end: days[1]});
+        if (stateKey(s) !== drawnKey) { drawNow(s, 'slider'); }
+    }
+    // The whole page is watched, not the slider's element: a rerun may replace that element.
+    function follow(label) {
+        var doc;
+        try { doc = window.parent !== window && window.parent.document; } catch (e) { doc = null; }
+        if (!label || !doc || follower) { return; }
+        follower = {frame: null, group: null};
+        new MutationObserver(function (changes) {
+            changes.forEach(function (c) {
+                var group = c.target.closest && c.target.closest('[role="group"]');
+                if (group && group.getAttribute('aria-label') === pending.follow &&
+                        group.closest('[data-testid="stSlider"]')) { follower.group = group; }
+            });
+            // One draw per animation frame however many steps a drag makes in it.
+            if (follower.group && follower.frame === null) {
+                follower.frame = L.Util.requestAnimFrame(function () {
+                    follower.frame = null;
+                    var group = follower.group;
+                    follower.group = null;
+                    slid(group);
+                });
+            }
+        }).observe(doc.body, {attributes: true, subtree: true,
+                              attributeFilter: ['aria-valuetext']});
+    }
     window.dlStoryFormat = {day: fmtDay, span: fmtSpan};
 })();
