@@ -701,10 +701,12 @@ TARGET_NOTES = """
   Every Dateline page is measured in the same Chromium, move for move alternating with the
   floor ({repeats} opens and {repeats}×2 moves per page), so ratios are taken within one run.
 - **Slider move**: the range slider's end thumb focused and ArrowLeft pressed (one day back).
-  *Repainted*: from the key press until the map component's layers change and two animation
-  frames have passed. *Idle*: from the key press until Streamlit's `data-test-script-state` is
-  back to `notRunning` for the last time before a quiet second (a big map reports its view and
-  may cause a second run; it is counted). Times are taken in the page (`performance.now()`).
+  *Repainted*: from the key press until the map's drawing (anything in Leaflet's map pane)
+  first changes and two animation frames have passed, whether the server's new layers or the
+  map's own script (which follows the slider's thumbs on a small story) changed it. *Idle*:
+  from the key press until Streamlit's `data-test-script-state` is back to `notRunning` for
+  the last time before a quiet second (a big map reports its view and may cause a second run;
+  it is counted). Times are taken in the page (`performance.now()`).
 - **Websocket bytes**: every frame sent and received on the page's websockets during a move
   (DevTools `Network.webSocketFrameSent` / `Received`; binary frames decoded from base64).
 - **Cold open**: the first page open on a new server process (its disk cache built before the
