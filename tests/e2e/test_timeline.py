@@ -81,6 +81,46 @@ def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_f
     assert not traffic.console_errors, traffic.console_errors
 
 
+# The map at rest: no pan or zoom animation under way.
+STILL = (
+    "() => { const m = window.dlMap; return !m._animatingZoom && "
+    "!(m._panAnim && m._panAnim._inProgress); }"
+)
+# Whether the convoy's present positions and Baalbek (by the border enclave) are in the view.
+CONVOY_AND_BAALBEK_SHOWN = """() => {
+    const m = window.dlMap, view = m.getBounds(), layers = Object.entries(window.dlByKey);
+    const now = layers.filter(([k, l]) => k.startsWith('convoy:') && l.options.radius === 9);
+    return now.length === 2 && now.every(([, l]) => view.contains(l.getLatLng())) &&
+        view.contains(window.dlByKey['place:baalbek'].getLatLng());
+}"""
+
+
+@pytest.mark.parametrize("size", ALL_SIZES)
+def test_slider_steps_frame_the_window_once_and_then_keep_the_view(server, page_for, size):
+    page, _ = page_for(server, viewport=size)
+    ready(page)
+    page.wait_for_selector(IDLE)
+    map_frame = next(f for f in page.frames if "streamlit_folium" in f.url)
+    thumb = end_thumb(page)
+    thumb.focus()
+    thumb.press("ArrowLeft")
+    expect(
+        page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1)
+    ).to_have_text("13 Sep 2017")
+    map_frame.wait_for_function("window.dlLast && window.dlPngWindow.end === '2017-09-13'")
+    map_frame.wait_for_function(STILL)
+    # The opening view is the border's close-up; the first step widens it to the window's
+    # frame, where the convoy (two groups by then, 130 km apart) and Baalbek are both seen.
+    assert map_js(page, CONVOY_AND_BAALBEK_SHOWN)
+    view = map_js(page, "[window.dlMap.getCenter(), window.dlMap.getZoom()]")
+    for day in ("12", "11"):
+        thumb.press("ArrowLeft")
+        map_frame.wait_for_function(f"window.dlPngWindow.end === '2017-09-{day}'")
+        map_frame.wait_for_function(STILL)
+        assert map_js(page, "[window.dlMap.getCenter(), window.dlMap.getZoom()]") == view
+        assert map_js(page, CONVOY_AND_BAALBEK_SHOWN)
+
+
 def test_the_details_follow_a_slider_move(server, page_for):
     page, _ = page_for(server, "?from=2017-08-21&to=2017-08-31&sel=place:baalbek")
     ready(page)

@@ -375,11 +375,23 @@ window.dlInitMap = function (map, cfg) {
         // taken 250 km east to where the convoy stood).
         var follow = first || !dateMoved ? (s.focus && (first || focusMoved) ? [s.focus] : [])
             : (s.keep || []);
-        follow.forEach(function (ll) {
-            if (!map.getBounds().pad(-0.08).contains(ll)) {
-                move(function () { map.panInside(ll, {padding: [60, 60], animate: !first}); });
-            }
-        });
+        var inner = map.getBounds().pad(-0.08);
+        if (follow.some(function (ll) { return !inner.contains(ll); })) {
+            move(function () {
+                if (follow.length === 1) {
+                    map.panInside(follow[0], {padding: [60, 60], animate: !first});
+                } else if (!userMoved && s.fit) {
+                    // The window's own frame holds the convoy: panning from one of its groups
+                    // to the other at the opening zoom showed neither the enclave nor the
+                    // convoy whole, and moved the map on every step.
+                    map.fitBounds(L.latLngBounds(s.fit).extend(follow),
+                                  {padding: [FIT_PAD, FIT_PAD], maxZoom: maxZoom});
+                } else {
+                    // The reader's zoom is kept if the groups fit in it, else it widens.
+                    map.fitBounds(follow, {padding: [60, 60], maxZoom: map.getZoom()});
+                }
+            });
+        }
         circleSizes();
         relabel();
     };
