@@ -443,7 +443,22 @@
         var doc;
         try { doc = window.parent !== window && window.parent.document; } catch (e) { doc = null; }
         if (!label || !doc || follower) { return; }
-        follower = {frame: null, group: null};
+        follower = {frame: null, group: null, keys: 0};
+        function drawSoon() {
+            follower.frame = null;
+            var group = follower.group;
+            follower.group = null;
+            if (group) { slid(group); }
+        }
+        // A key press commits the slider's value on its release: the draw waits until the
+        // page has sent that (a few ms), so the rerun starts before the map is redrawn.
+        doc.addEventListener('keydown', function () { follower.keys = 1; }, true);
+        doc.defaultView.addEventListener('keyup', function () {
+            follower.keys = 0;
+            if (follower.group && follower.frame === null) {
+                follower.frame = setTimeout(drawSoon, 0);
+            }
+        });
         new MutationObserver(function (changes) {
             changes.forEach(function (c) {
                 var group = c.target.closest && c.target.closest('[role="group"]');
@@ -451,13 +466,8 @@
                         group.closest('[data-testid="stSlider"]')) { follower.group = group; }
             });
             // One draw per animation frame however many steps a drag makes in it.
-            if (follower.group && follower.frame === null) {
-                follower.frame = L.Util.requestAnimFrame(function () {
-                    follower.frame = null;
-                    var group = follower.group;
-                    follower.group = null;
-                    slid(group);
-                });
+            if (follower.group && follower.frame === null && !follower.keys) {
+                follower.frame = L.Util.requestAnimFrame(drawSoon);
             }
         }).observe(doc.body, {attributes: true, subtree: true,
                               attributeFilter: ['aria-valuetext']});
