@@ -73,6 +73,26 @@ _RECORDER = """() => {
     document.addEventListener('keydown', () => { window.benchPress = performance.now(); },
                               {capture: true});
 }"""
+# Before the page's own scripts: every websocket message received is counted, and the time the
+# page has painted after the latest one (two animation frames) kept. A quick run's "running" and
+# "notRunning" can land in one React render, so the script-state attribute never changes: the
+# page is then idle once it has painted the run's last message.
+_WS_HOOK = """(() => {
+    const Socket = window.WebSocket;
+    window.benchMsgs = 0;
+    window.benchMsgPainted = 0;
+    window.WebSocket = class extends Socket {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener('message', () => {
+                window.benchMsgs++;
+                requestAnimationFrame(() => requestAnimationFrame(() => {
+                    window.benchMsgPainted = performance.now();
+                }));
+            });
+        }
+    };
+})()"""
 _DRAWN = """() => {
     const groups = window.feature_group || [];
     let n = 0;
@@ -178,6 +198,7 @@ class Page:
 
         self.context.route("**/*", route)
         self.page = self.context.new_page()
+        self.page.add_init_script(_WS_HOOK)
         self.bytes = 0
         cdp = self.context.new_cdp_session(self.page)
         cdp.send("Network.enable")
@@ -205,8 +226,11 @@ class Page:
         self.page.evaluate(_RECORDER)
         deadline = time.perf_counter() + LIMIT_S
         while time.perf_counter() < deadline:
+            msgs = self.page.evaluate("window.benchMsgs")
             self.page.wait_for_timeout(QUIET_S * 1000)  # the quiet period itself
-            if not self.page.evaluate("window.benchLog.length"):
+            if not self.page.evaluate("window.benchLog.length") and msgs == self.page.evaluate(
+                "window.benchMsgs"
+            ):
                 return
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
             self.page.evaluate("() => { window.benchLog = []; }")
@@ -246,22 +270,26 @@ class Page:
             if len(log) >= 2 and log[-1][0] == "notRunning" and time.perf_counter() - t0 > 2:
                 break  # the run ended long ago and the map did not change (no event that day)
             self.page.wait_for_timeout(5)  # polling interval
-        # Idle: the last run's end once no new run has started for QUIET_S. A page that never
-        # settles is reported (its runs listed) instead of hanging the benchmark.
+        # Idle: the last run's end once no new run has started and no message come for QUIET_S.
+        # A page that never settles is reported (its runs listed) instead of hanging the bench.
+        count = "[window.benchLog.length, window.benchMsgs]"
         while True:
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
-            n = self.page.evaluate("window.benchLog.length")
+            n = self.page.evaluate(count)
             self.page.wait_for_timeout(QUIET_S * 1000)  # the quiet period itself
             log = self.page.evaluate("window.benchLog")
-            if len(log) == n and log and log[-1][0] == "notRunning":
+            if self.page.evaluate(count) == n and (not log or log[-1][0] == "notRunning"):
                 break
             if time.perf_counter() - t0 > LIMIT_S:
                 states = [state for state, _ in log[-12:]]
                 print(f"targets: page never idle after a move: {states}", file=sys.stderr)
                 return {"repaint": None, "idle": None, "bytes": self.bytes}
         press = self.page.evaluate("window.benchPress")
-        ran = any(state == "running" for state, _ in log)
-        idle = (log[-1][1] - press) / 1000 if ran else None
+        # The later of the last run's end and the paint after the last message of the move.
+        ends = [t for state, t in log[-1:] if state == "notRunning"]
+        painted = self.page.evaluate("window.benchMsgPainted")
+        ends += [painted] if painted > press else []
+        idle = (max(ends) - press) / 1000 if ends else None
         return {
             "repaint": None if repaint is None else (repaint - press) / 1000,
             "idle": idle,
