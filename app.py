@@ -909,19 +909,22 @@ def events_table(start: date, end: date, events: pd.DataFrame) -> None:
     )
 
 
-# --- the part a slider move reruns ---------------------------------------------------------------
-@st.fragment
-def story_panel() -> None:
-    """Chapters, dates, map, details, timeline and table: a move reruns only this."""
-    if st.session_state.pop("whole_page", False):
-        st.rerun()
-    # The Tour: the next chapter, or the end of the tour after the last.
+def tour_step() -> None:
+    """The Tour's next chapter, or the end of the tour after the last (on a whole-page run)."""
     if st.session_state.pop("tour_next", False) and st.session_state.touring:
         number = st.session_state.get("chapter") or 0
         if number >= len(story.chapters):
             st.session_state.touring = False
         else:
             _open_chapter(number + 1)
+
+
+# --- the part a slider move reruns ---------------------------------------------------------------
+@st.fragment
+def story_panel() -> None:
+    """Dates, map, details and table: a move reruns only this (the chapter bar stays out)."""
+    if st.session_state.pop("whole_page", False):
+        st.rerun()
     # Play: each step moves the window's end one day until the story's last day. A step is due
     # after a whole pause (or the press of Play), not on any rerun: a rerun for another reason
     # (the map's first report, a click) would skip a day.
@@ -931,7 +934,13 @@ def story_panel() -> None:
             st.session_state.playing = False
         else:
             st.session_state.window = (lo, hi + timedelta(days=1))
-    current = chapter_bar() if story.chapters else None
+    current = _chapter(st.session_state.get("chapter"))
+    if current is not None and st.session_state.window != (current.start, current.end):
+        # A window moved away from the chapter's own leaves the chapter; the chapter bar is
+        # outside this panel, so the whole page reruns once to say so.
+        st.session_state.chapter = None
+        st.session_state.touring = False
+        st.rerun()
     start, end = date_controls()
     # A big story's window has only the map's columns unless it is small enough to list.
     events = story_window(
@@ -958,13 +967,19 @@ def story_panel() -> None:
         _rerun_panel()
     if st.session_state.touring:
         # Reading time for the chapter on screen; the next opens at the top of the next run
-        # (the slider's window cannot change once the slider is drawn).
+        # (the slider's window cannot change once the slider is drawn), a whole-page run, as
+        # the chapter bar is outside this panel.
         time.sleep(TOUR_STEP_SECONDS)
         st.session_state.tour_next = True
-        _rerun_panel()
+        st.rerun()
 
 
 words = story_words(story.meta)
+# The chapter bar is outside the panel: a slider move does not resend its seven elements. Its
+# buttons rerun the whole page, as does a move that leaves the open chapter.
+if story.chapters:
+    tour_step()
+    chapter_bar()
 story_panel()
 # Per story and filter, not per window: built on a full run only, untouched by a slider move.
 timeline()
