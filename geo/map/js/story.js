@@ -453,6 +453,8 @@
         // A key press commits the slider's value on its release: the draw waits until the
         // page has sent that (a few ms), so the rerun starts before the map is redrawn.
         doc.addEventListener('keydown', function () { follower.keys = 1; }, true);
+        // A key whose release the page never saw (the window lost focus) must not hold a drag.
+        doc.addEventListener('pointerdown', function () { follower.keys = 0; }, true);
         doc.defaultView.addEventListener('keyup', function () {
             follower.keys = 0;
             if (follower.group && follower.frame === null) {
