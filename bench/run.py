@@ -709,8 +709,10 @@ TARGET_NOTES = """
   it is counted). Times are taken in the page (`performance.now()`).
 - **Websocket bytes**: every frame sent and received on the page's websockets during a move
   (DevTools `Network.webSocketFrameSent` / `Received`; binary frames decoded from base64).
-- **Cold open**: the first page open on a new server process (its disk cache built before the
-  servers start), until the map's layers are painted; *open* is a new page on the warm server.
+- **Cold open**: the first page open on a new server process, until the map's layers are
+  painted; its disk cache is as an earlier server left it (the big stories' checked event
+  stores, and the timeline's pictures drawn by one page of each big story on a server that is
+  then stopped). *Open* is a new page on the warm server.
 - **Server memory**: VmRSS (now) and VmHWM (peak) of the Streamlit process serving that page;
   the first check of a big story runs in a child process and is not in these figures.
 """
