@@ -167,7 +167,9 @@ window.dlInitMap = function (map, cfg) {
                                   selected ? map.getPane('dlSelected') : labelPane);
         el.textContent = item.n;
         if (item.key) { el.setAttribute('data-label-for', item.key); }
-        L.DomUtil.setPosition(el, L.point(Math.round(x), Math.round(y)));
+        // A 2D move, not Leaflet's translate3d: a 3D transform made each label a layer of its
+        // own for the compositor (80 layers; 15 ms of layerizing per frame after a redraw).
+        el.style.transform = 'translate(' + Math.round(x) + 'px,' + Math.round(y) + 'px)';
     }
 
     function place(item, taken, size) {
