@@ -377,19 +377,24 @@ def _h(value) -> str:
     return literal(value, html=True)
 
 
-def chapter_bar():
-    """Prev / picker / Next / Tour; returns the open chapter, or None."""
+def _open_now():
+    """The open chapter, or None: a window moved away from the chapter's own leaves it."""
+    current = _chapter(st.session_state.get("chapter"))
+    if current is not None and st.session_state.window != (current.start, current.end):
+        st.session_state.chapter, current = None, None
+        st.session_state.touring = False
+    return current
+
+
+def chapter_bar() -> None:
+    """Prev / picker / Next / Tour."""
     asked = st.session_state.pop("chapter_asked", None)
     if asked is not None:
         found = chapter_for_url(asked, story.chapters)
         if found is None:
             st.caption("The link's chapter does not exist in this story; showing the whole story.")
         _open_chapter(found.number if found else None)
-    current = _chapter(st.session_state.chapter)
-    # A window moved away from the chapter's own leaves the chapter.
-    if current is not None and st.session_state.window != (current.start, current.end):
-        st.session_state.chapter, current = None, None
-        st.session_state.touring = False
+    current = _open_now()
     with st.container(border=True):
         number = current.number if current else 0
         path = stories[story_id].path
@@ -431,7 +436,6 @@ def chapter_bar():
                     key="tour",
                     help="Play the chapters one after another",
                 )
-    return current
 
 
 def chapter_text(chapter) -> None:
@@ -934,12 +938,11 @@ def story_panel() -> None:
             st.session_state.playing = False
         else:
             st.session_state.window = (lo, hi + timedelta(days=1))
-    current = _chapter(st.session_state.get("chapter"))
-    if current is not None and st.session_state.window != (current.start, current.end):
-        # A window moved away from the chapter's own leaves the chapter; the chapter bar is
-        # outside this panel, so the whole page reruns once to say so.
-        st.session_state.chapter = None
-        st.session_state.touring = False
+    was_open = _chapter(st.session_state.get("chapter")) is not None
+    current = _open_now()
+    if was_open and current is None:
+        # The move left the chapter; the chapter bar is outside this panel, so the whole page
+        # reruns once to say so.
         st.rerun()
     start, end = date_controls()
     # A big story's window has only the map's columns unless it is small enough to list.
