@@ -266,9 +266,10 @@ class Page:
                 self.frame.evaluate(_PAINTED)
                 repaint = self.page.evaluate("performance.now()")
                 break
-            log = self.page.evaluate("window.benchLog")
-            if len(log) >= 2 and log[-1][0] == "notRunning" and time.perf_counter() - t0 > 2:
-                break  # the run ended long ago and the map did not change (no event that day)
+            # The run ended long ago and the map did not change (no event that day). Asked of
+            # the page itself: a quick run may never have shown in the log (see _WS_HOOK).
+            if time.perf_counter() - t0 > 2 and self.page.query_selector(APP_READY):
+                break
             self.page.wait_for_timeout(5)  # polling interval
         # Idle: the last run's end once no new run has started and no message come for QUIET_S.
         # A page that never settles is reported (its runs listed) instead of hanging the bench.
