@@ -78,9 +78,11 @@ def injected(page) -> list[str]:
     return found
 
 
-def shown(locator, timeout: float = 30_000) -> str:
-    """A locator's visible text, without the invisible word joiners that break autolinks."""
-    locator.first.wait_for(timeout=timeout)
+def shown(locator, expected: str, timeout: float = 30_000) -> str:
+    """A locator's visible text once it holds ``expected``, without the invisible word joiners
+    that break autolinks (a rerun may still be filling the element when it first appears)."""
+    pattern = "\u2060*".join(r"\s+" if c == " " else re.escape(c) for c in expected)
+    expect(locator.first).to_contain_text(re.compile(pattern), use_inner_text=True, timeout=timeout)
     return locator.first.inner_text().replace("\u2060", "")
 
 
@@ -100,10 +102,12 @@ def test_hostile_story_shows_text_only(hostile_server, page_for):
     query = "?" + urlencode({"story": "hostile", "to": "2017-08-31", "sel": "place:baalbek"})
     page, traffic, dialogs = open_guarded(page_for, hostile_server, query)
     heading = page.get_by_role("heading", level=3).filter(has_text="Btitle")
-    assert f"**Btitle** [Ltitle](http://{EVIL_HOST}/title)" in shown(heading)
+    title = f"**Btitle** [Ltitle](http://{EVIL_HOST}/title)"
+    assert title in shown(heading, title)
     details = page.get_by_test_id("stColumn").filter(has_text="Details")
     expect(details).to_contain_text("**Bplnam1**", timeout=30_000)  # Baalbek's name
-    assert "<img src=x onerror=alert('evsum" in shown(details)
+    summary = "<img src=x onerror=alert('evsum"
+    assert summary in shown(details, summary)
     frame = map_frame(page)
     pins = frame.locator(".dl-pin")
     expect(pins.first).to_be_visible(timeout=30_000)
@@ -129,7 +133,8 @@ def test_hostile_convoy_and_front_details(hostile_server, page_for, sel):
     page, traffic, dialogs = open_guarded(page_for, hostile_server, query)
     details = page.get_by_test_id("stColumn").filter(has_text="Details")
     expect(details).to_contain_text("**B", timeout=30_000)
-    assert f"](http://{EVIL_HOST}/" in shown(details)
+    link = f"](http://{EVIL_HOST}/"
+    assert link in shown(details, link)
     assert_clean(page, traffic, dialogs)
 
 
@@ -146,7 +151,7 @@ def test_hostile_link_gives_one_line_of_text(hostile_server, page_for):
     page, traffic, dialogs = open_guarded(page_for, hostile_server, query)
     notices = page.get_by_test_id("stAlert")
     expect(notices).to_have_count(1)
-    text = shown(notices)
+    text = shown(notices, "<script>alert(1)</script>")
     assert f"![x](http://{EVIL_HOST}/s.png)" in text and "<script>alert(1)</script>" in text
     box = notices.first.bounding_box()
     assert box is not None and box["height"] < 140, box
@@ -161,7 +166,7 @@ def test_a_pasted_hostile_article_is_text(hostile_server, page_for):
     expect(page.get_by_text("Draft events")).to_be_visible(timeout=120_000)
     page.wait_for_selector(APP_READY, timeout=60_000)
     article_view = page.locator("div[style*='line-height']").filter(has_text="Bart")
-    text = shown(article_view)
+    text = shown(article_view, "$xart$")
     assert f"**Bart** [Lart](http://{EVIL_HOST}/art)" in text
     # The tags make it read as HTML, so they are gone as markup; the rest is literal text.
     assert ":red[Rart] www.art.evil.example $xart$ ## Hart" in text
