@@ -2,8 +2,9 @@
 
 A story with more than ``BIG_EVENTS`` events is validated once (``load_story``, in a child
 process so the server never holds the whole table), then written under the cache folder as
-``events.parquet`` (row groups of ``ROW_GROUP`` events in date order) plus ``summary.json``
-(facets and each row group's date range), keyed by the story files' names, sizes, mtimes and
+``events.parquet`` (row groups of ``ROW_GROUP`` events in date order), ``places.parquet`` (the
+checked places, so an open does not check ``places.csv`` again) and ``summary.json`` (facets
+and each row group's date range), keyed by the story files' names, sizes, mtimes and
 contents. A window query reads only the row groups that can overlap it and only the columns
 asked for, so memory follows the window, not the story.
 """
@@ -46,7 +47,7 @@ BIG_EVENTS = 50_000
 # A CSV this big holds about BIG_EVENTS events (the synthetic stories: ~140 bytes a row).
 BIG_CSV_BYTES = 7_000_000
 ROW_GROUP = 16_384
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 # The build validates the whole story in a child process: bounded in time and memory.
 BUILD_TIMEOUT_S = 600
 BUILD_MEMORY_BYTES = 6 * 2**30
@@ -145,7 +146,10 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", suffix=".tmp", dir=root))
     try:
         pq.write_table(table, tmp / "events.parquet", row_group_size=ROW_GROUP)
+        places = pa.Table.from_pandas(story.places, preserve_index=False)
+        pq.write_table(places, tmp / "places.parquet")
         summary["parquet_bytes"] = (tmp / "events.parquet").stat().st_size
+        summary["places_bytes"] = (tmp / "places.parquet").stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
         final = _entry(root, path, key)
         if final.exists() and not _complete(final):
@@ -177,6 +181,7 @@ def _complete(entry: Path) -> bool:
         return (
             summary.get("version") == CACHE_VERSION
             and (entry / "events.parquet").stat().st_size == summary["parquet_bytes"]
+            and (entry / "places.parquet").stat().st_size == summary["places_bytes"]
         )
     except (OSError, ValueError, KeyError, TypeError):
         return False
@@ -421,6 +426,12 @@ class EventStore:
         """Every category and every actor in the story."""
         return self.categories, self.actors
 
+    def places(self) -> pd.DataFrame:
+        """``places.csv`` as ``load_story`` loaded and checked it when the store was built."""
+        out = pq.read_table(self.folder / "places.parquet").to_pandas()
+        out["aliases"] = out["aliases"].map(list)
+        return out
+
     def light_events(self) -> pd.DataFrame:
         """Every event's MAP_COLUMNS, in order: dates and two categoricals, about 19 bytes an
         event (19 MB for a million), so a window for the map is a slice, not a read."""
@@ -459,7 +470,11 @@ def open_story(
     if not is_big(path):
         return load_story(path, basemap=basemap)
     store = open_store(path, cache_dir, basemap=basemap, **kwargs)
-    story = load_story(path, basemap=basemap, with_events=False)
+    try:
+        checked = store.places()
+    except (OSError, pa.ArrowException, KeyError):
+        checked = None  # a damaged copy: places.csv is read and checked again
+    story = load_story(path, basemap=basemap, with_events=False, checked_places=checked)
     # Python strings, not Arrow ones: pandas' Arrow isin() converts each of the values it is
     # given one by one (20,000 place ids: 150-350 ms per call on the map's every rerun).
     places = story.places.astype({"id": object})

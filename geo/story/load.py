@@ -829,13 +829,16 @@ def load_story(
     *,
     basemap: str | Path | None = BASEMAP,
     with_events: bool = True,
+    checked_places: pd.DataFrame | None = None,
 ) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing its problems.
 
     ``limits`` bound the tables (UPLOAD_LIMITS for a story that came as a zip). ``basemap`` is
     the countries GeoJSON that places and fronts are checked against (the one the map draws);
     None skips those checks. ``with_events=False`` leaves the events file unread (an empty
-    events table): the event store has validated it already.
+    events table): the event store has validated it already. ``checked_places`` is that
+    store's copy of ``places.csv`` as this function loaded and checked it from the same files:
+    it is used instead of reading and checking the file again.
     """
     path = Path(path)
     if not path.is_dir():
@@ -852,7 +855,10 @@ def load_story(
     span = None
     if meta and "span" in meta:
         span = (meta["span"]["start"], meta["span"]["end"])
-    places = _guarded("places.csv", problems, lambda: _load_places(path, problems))
+    if checked_places is not None:
+        places = checked_places
+    else:
+        places = _guarded("places.csv", problems, lambda: _load_places(path, problems))
     place_ids = set(places["id"]) if places is not None else set()
     source_ids = {
         s.get("id")
@@ -875,7 +881,7 @@ def load_story(
         problems,
         lambda: _load_fronts(path, problems, span, source_ids, outlines),
     )
-    if places is not None and outlines is not None:
+    if places is not None and outlines is not None and checked_places is None:
         _places_in_their_countries(places, outlines, problems)
     if places is not None and convoy is not None:
         _convoy_speed(convoy, places, problems)

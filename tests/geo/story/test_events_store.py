@@ -260,6 +260,28 @@ def test_a_big_story_is_checked_in_a_child_and_queried(tmp_path, monkeypatch):
     assert got["events"]["id"].tolist() == want["events"]["id"].tolist()
 
 
+def test_a_cached_open_takes_the_checked_places_and_not_places_csv(tmp_path, monkeypatch):
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    folder = generate_story(tmp_path / "stories", 300, seed=4)
+    cache = tmp_path / "cache"
+    want = load_story(folder).places.astype({"id": object})
+    pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
+    # Opened again from the store: places.csv is neither read nor checked.
+    from geo.story import load
+
+    def unread(*args, **kwargs):
+        raise AssertionError("places.csv was read again")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(load, "_load_places", unread)
+        mp.setattr(load, "_places_in_their_countries", unread)
+        pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
+    # A damaged copy of the same size is not trusted: places.csv is read and checked again.
+    copy = next(cache.glob("*/places.parquet"))
+    copy.write_bytes(b"\0" * copy.stat().st_size)
+    pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
+
+
 def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
     monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
     folder = generate_story(tmp_path / "stories", 300, seed=4)
