@@ -198,6 +198,31 @@ def test_the_cache_is_reused_and_follows_a_changed_file(tmp_path):
     assert open_store(folder, cache, in_process=True).folder != second.folder
 
 
+def test_unchanged_files_are_not_hashed_again(tmp_path, monkeypatch):
+    folder = generate_story(tmp_path / "stories", 400, seed=2)
+    cache = tmp_path / "cache"
+    first = open_store(folder, cache, in_process=True)
+    hashed = []
+    real = events_store.source_key
+    monkeypatch.setattr(events_store, "source_key", lambda *a: hashed.append(a) or real(*a))
+    assert open_store(folder, cache, in_process=True).folder == first.folder
+    assert hashed == []
+    # Other bytes, then the old size and mtime put back: the change time still moved.
+    events = folder / "events.csv"
+    stat = events.stat()
+    text = events.read_text(encoding="utf-8")
+    events.write_text(text.replace("reported near", "REPORTED NEAR", 1), encoding="utf-8")
+    os.utime(events, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert events.stat().st_size == stat.st_size
+    second = open_store(folder, cache, in_process=True)
+    assert len(hashed) == 1 and second.folder != first.folder
+    assert "REPORTED NEAR" in second.window(date(2017, 1, 1), date(2017, 12, 31))["summary"][0]
+    # A damaged memo is not trusted either: the files are hashed again.
+    next(cache.glob("*.key")).write_text("garbage", encoding="utf-8")
+    assert open_store(folder, cache, in_process=True).folder == second.folder
+    assert len(hashed) == 2
+
+
 def test_a_half_written_entry_is_never_used(tmp_path, monkeypatch):
     folder = generate_story(tmp_path / "stories", 400, seed=2)
     cache = tmp_path / "cache"
@@ -218,7 +243,8 @@ def test_a_half_written_entry_is_never_used(tmp_path, monkeypatch):
     monkeypatch.setattr(events_store.pq, "write_table", broken)
     with pytest.raises(OSError, match="disk full"):
         open_store(folder, cache, in_process=True)
-    assert list(cache.iterdir()) == []
+    # Only the memo of the files' key is left (see test_unchanged_files_are_not_hashed_again).
+    assert [p.suffix for p in cache.iterdir()] == [".key"]
 
 
 def test_the_cache_is_never_listed_as_a_story(built):
