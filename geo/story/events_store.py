@@ -3,10 +3,11 @@
 A story with more than ``BIG_EVENTS`` events is validated once (``load_story``, in a child
 process so the server never holds the whole table), then written under the cache folder as
 ``events.parquet`` (row groups of ``ROW_GROUP`` events in date order), ``places.parquet`` (the
-checked places, so an open does not check ``places.csv`` again) and ``summary.json`` (facets
-and each row group's date range), keyed by the story files' names, sizes, mtimes and
-contents. A window query reads only the row groups that can overlap it and only the columns
-asked for, so memory follows the window, not the story.
+checked places, so an open does not check ``places.csv`` again), ``light.npz`` (the map's
+columns of every event as plain arrays: 30 ms to load a million, 250 ms from the Parquet) and
+``summary.json`` (facets and each row group's date range), keyed by the story files' names,
+sizes, mtimes and contents. A window query reads only the row groups that can overlap it and
+only the columns asked for, so memory follows the window, not the story.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ BIG_EVENTS = 50_000
 # A CSV this big holds about BIG_EVENTS events (the synthetic stories: ~140 bytes a row).
 BIG_CSV_BYTES = 7_000_000
 ROW_GROUP = 16_384
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 # The build validates the whole story in a child process: bounded in time and memory.
 BUILD_TIMEOUT_S = 600
 BUILD_MEMORY_BYTES = 6 * 2**30
@@ -185,6 +186,8 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         pq.write_table(places, tmp / "places.parquet")
         summary["parquet_bytes"] = (tmp / "events.parquet").stat().st_size
         summary["places_bytes"] = (tmp / "places.parquet").stat().st_size
+        _write_light(tmp / "light.npz", _light_from_parquet(tmp / "events.parquet"))
+        summary["light_bytes"] = (tmp / "light.npz").stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
         final = _entry(root, path, key)
         if final.exists() and not _complete(final):
@@ -217,6 +220,7 @@ def _complete(entry: Path) -> bool:
             summary.get("version") == CACHE_VERSION
             and (entry / "events.parquet").stat().st_size == summary["parquet_bytes"]
             and (entry / "places.parquet").stat().st_size == summary["places_bytes"]
+            and (entry / "light.npz").stat().st_size == summary["light_bytes"]
         )
     except (OSError, ValueError, KeyError, TypeError):
         return False
@@ -470,10 +474,44 @@ class EventStore:
     def light_events(self) -> pd.DataFrame:
         """Every event's MAP_COLUMNS, in order: dates and two categoricals, about 19 bytes an
         event (19 MB for a million), so a window for the map is a slice, not a read."""
-        pf = pq.ParquetFile(self.events_path, read_dictionary=["category", "place_id"])
-        out = pf.read(columns=list(MAP_COLUMNS)).to_pandas()
-        _release()
-        return out
+        try:
+            return _read_light(self.folder / "light.npz")
+        except (OSError, ValueError, KeyError):
+            return _light_from_parquet(self.events_path)  # a damaged copy: the slow way
+
+
+def _light_from_parquet(events_path: Path) -> pd.DataFrame:
+    pf = pq.ParquetFile(events_path, read_dictionary=["category", "place_id"])
+    out = pf.read(columns=list(MAP_COLUMNS)).to_pandas()
+    _release()
+    return out
+
+
+def _write_light(path: Path, light: pd.DataFrame) -> None:
+    """The light frame as plain arrays: dates as microseconds, categoricals as codes and names
+    (fixed-width text, so reading needs no pickle)."""
+    arrays = {}
+    for col in ("date", "end_date"):
+        arrays[col] = light[col].to_numpy().astype("datetime64[us]").view(np.int64)
+    for col in ("category", "place_id"):
+        arrays[f"{col}_codes"] = light[col].cat.codes.to_numpy()
+        arrays[f"{col}_names"] = np.array(list(light[col].cat.categories), dtype=str)
+    with path.open("wb") as fh:
+        np.savez(fh, **arrays)
+
+
+def _read_light(path: Path) -> pd.DataFrame:
+    with np.load(path, allow_pickle=False) as npz:
+        columns = {col: npz[col].view("datetime64[us]") for col in ("date", "end_date")}
+        n = len(columns["date"])
+        for col in ("category", "place_id"):
+            codes, names = npz[f"{col}_codes"], npz[f"{col}_names"]
+            if len(codes) != n or (
+                len(codes) and not -1 <= codes.min() <= codes.max() < len(names)
+            ):
+                raise ValueError(f"{path.name}: {col} does not fit")
+            columns[col] = pd.Categorical.from_codes(codes, categories=pd.Index(names.tolist()))
+    return pd.DataFrame(columns, columns=list(MAP_COLUMNS))
 
 
 def open_store(

@@ -754,6 +754,8 @@ def _places_in_their_countries(places: pd.DataFrame, outlines: Outlines, problem
 
 def _convoy_speed(convoy: pd.DataFrame, places: pd.DataFrame, problems) -> None:
     """No leg of the convoy's route may need more than MAX_CONVOY_KMH."""
+    if convoy.empty:
+        return
     chk = _Checker("convoy.csv", problems)
     # places.csv may itself be broken (a duplicate id is reported there): use each id once.
     usable = places[places["id"] != ""].drop_duplicates("id")

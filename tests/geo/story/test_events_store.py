@@ -308,6 +308,32 @@ def test_a_cached_open_takes_the_checked_places_and_not_places_csv(tmp_path, mon
     pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
 
 
+def test_the_light_columns_load_from_plain_arrays_as_from_the_parquet(built):
+    _, _, _, store = built
+    light = store.light_events()
+    pd.testing.assert_frame_equal(light, events_store._light_from_parquet(store.events_path))
+    assert list(light.columns) == list(MAP_COLUMNS) and len(light) == N_EVENTS
+
+
+def test_damaged_light_arrays_are_not_trusted(tmp_path, monkeypatch):
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    folder = generate_story(tmp_path / "stories", 300, seed=4)
+    cache = tmp_path / "cache"
+    want = open_story(folder, cache).events
+    light = next(cache.glob("*/light.npz"))
+    arrays = dict(np.load(light))
+    for damage in (
+        {"place_id_codes": arrays["place_id_codes"][:-1]},
+        {"category_codes": arrays["category_codes"] + 100},
+        {"date": None},
+    ):
+        broken = {k: v for k, v in {**arrays, **damage}.items() if v is not None}
+        with light.open("wb") as fh:
+            np.savez(fh, **broken)
+        got = events_store.EventStore(light.parent, {}).light_events()
+        pd.testing.assert_frame_equal(got, want)  # read from the Parquet instead
+
+
 def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
     monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
     folder = generate_story(tmp_path / "stories", 300, seed=4)
