@@ -467,8 +467,11 @@ class EventStore:
 
     def places(self) -> pd.DataFrame:
         """``places.csv`` as ``load_story`` loaded and checked it when the store was built."""
-        out = pq.read_table(self.folder / "places.parquet").to_pandas()
-        out["aliases"] = out["aliases"].map(list)
+        table = pq.read_table(self.folder / "places.parquet")
+        at = table.column_names.index("aliases")
+        out = table.drop_columns(["aliases"]).to_pandas()
+        # Lists straight from Arrow: pandas would make numpy arrays, each then made a list.
+        out.insert(at, "aliases", pd.Series(table["aliases"].to_pylist(), dtype=object))
         return out
 
     def light_events(self) -> pd.DataFrame:
