@@ -64,3 +64,43 @@ def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
     )
     assert frame.evaluate("window.map.getZoom()") > zoom
     assert not traffic.console_errors, traffic.console_errors
+
+
+HOLD_CHECK = """async () => {
+    const sent = [];
+    const S = {setComponentValue(v) { sent.push([v, performance.now()]); }};
+    window.dlHoldFirstReport(S);
+    const t0 = performance.now();
+    S.setComponentValue({zoom: 5});
+    S.setComponentValue({zoom: 6});
+    const before = sent.length;
+    let painted = null;
+    requestAnimationFrame(() => { painted = performance.now(); });
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 20)));
+    S.setComponentValue({zoom: 7});
+    return {before, sent: sent.map(([v]) => v.zoom), afterPaint: sent[0][1] >= painted,
+            t0, painted};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 720), (1440, 900), (390, 844)])
+def test_the_first_view_report_waits_for_the_first_paint(browser, viewport):
+    # The map's script in a page of its own: what st_folium sends before the map has painted
+    # is held until it has, and only the latest of it goes; later values go at once.
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = context.new_page()
+    page.set_content("<html><body></body></html>")
+    page.add_script_tag(path=str(ROOT / "geo" / "map" / "js" / "basemap.js"))
+    got = page.evaluate(HOLD_CHECK)
+    context.close()
+    assert got["before"] == 0
+    assert got["sent"] == [6, 7]
+    assert got["afterPaint"], got
+
+
+def test_a_big_story_reports_its_view_after_its_first_layers(big_server, page_for):
+    page, _ = page_for(big_server, QUERY)
+    frame = _frame(page)
+    frame.wait_for_function("() => document.querySelectorAll('.dl-agg').length > 0")
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    assert frame.evaluate("window.Streamlit.dlHeld") is True

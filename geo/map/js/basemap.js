@@ -2,7 +2,33 @@
 // Land and borders come in two zoom tiers, rivers and lakes for the story's region, and labels
 // (countries, cities, the story's places) placed by a greedy collision pass on every move.
 // The files are static: the browser fetches and caches them, reruns never send them again.
+// streamlit_folium reports the map's view the moment the map is made, before its layers are
+// drawn; on a big story that report reruns the app, and the rerun's messages then compete with
+// the first drawing (0.2 s of a cold open). Whatever the map sends before its first paint waits
+// for it, and only the latest value goes, as each value carries the whole state. A frame that
+// never paints (a hidden tab) sends after half a second.
+window.dlHoldFirstReport = function (S) {
+    if (!S || !S.setComponentValue || S.dlHeld) { return; }
+    S.dlHeld = true;
+    var send = S.setComponentValue, pending, waiting = false, open = false;
+    var go = function () {
+        if (open) { return; }
+        open = true;
+        send.call(S, pending);
+    };
+    S.setComponentValue = function (value) {
+        if (open) { return send.call(S, value); }
+        pending = value;
+        if (!waiting) {
+            waiting = true;
+            requestAnimationFrame(function () { setTimeout(go, 0); });
+            setTimeout(go, 500);
+        }
+    };
+};
+
 window.dlInitMap = function (map, cfg) {
+    window.dlHoldFirstReport(window.Streamlit);
     var PANES = {dlLand: 200, dlWater: 210, dlBorders: 220, dlCircles: 390, dlFronts: 400,
                  dlConvoyPath: 420, dlLabels: 450, dlConvoy: 650, dlSelected: 700};
     // Online tiles, when the reader switches them on, cover the offline land; where they fail
