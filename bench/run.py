@@ -712,8 +712,9 @@ TARGET_NOTES = """
 - **Cold open**: the first page open on a new server process, until the map's layers are
   painted; its disk cache is as an earlier server left it (the big stories' checked event
   stores, and the timeline's pictures drawn by one page of each big story on a server that is
-  then stopped). Each cold open starts once the page opened before it has settled and every
-  server is idle, as the floor's (the first) does. *Open* is a new page on the warm server.
+  then stopped). Each cold open has no other page open, as the floor's (the first) has: the
+  page before it has settled and closed, and every server is idle. *Open* is a new page on the
+  warm server (with the pages the moves are measured on open, for every app alike).
 - **Server memory**: VmRSS (now) and VmHWM (peak) of the Streamlit process serving that page;
   the first check of a big story runs in a child process and is not in these figures.
 """

@@ -341,21 +341,29 @@ def measure(labels: list[str], repeats: int) -> dict:
                         primer.close()
                 finally:
                     stop_server(priming)
-                pages = {}
-                # Cold opens first, each on its own new server (the disk cache is built).
-                for label in ["floor", *labels]:
+                own = ("floor", "bundled")
+                queries = {
+                    label: "" if label in own else f"?story=synthetic-{SIZES[label]}"
+                    for label in ["floor", *labels]
+                }
+                # Cold opens first, each on its own new server (the disk cache is built), and
+                # each with no other page open, as the floor's (the first) is: every page left
+                # open made the next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02
+                # s with none). The page settles and closes before the next cold open.
+                for label, query in queries.items():
                     print(f"targets: opening {label} …", file=sys.stderr, flush=True)
-                    own = label in ("floor", "bundled")
-                    query = "" if own else f"?story=synthetic-{SIZES[label]}"
                     _wait_idle(servers[label].proc.pid)
                     page = Page(browser, servers[label], query)
                     out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
-                    pages[label] = (page, query)
-                    # The next cold open starts on a quiet machine, as the floor's did: this
-                    # page's own later run (a big map reports its view) is over first.
                     page.settle()
+                    page.close()
                     for server in servers.values():
                         _wait_idle(server.proc.pid)
+                # The pages the moves are measured on (warm opens, not counted).
+                pages = {
+                    label: (Page(browser, servers[label], query), query)
+                    for label, query in queries.items()
+                }
                 # Warm opens, interleaved: a new page each time on the same server.
                 for _ in range(repeats):
                     for label, (_page, query) in pages.items():
