@@ -200,9 +200,8 @@ class Page:
         self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
         self.frame.evaluate(_PAINTED)
         self.opened = time.perf_counter() - t0
-        # Frames are counted for the moves only: with the DevTools network domain on, every
-        # frame is copied out to this process as base64, which slowed a big story's open by
-        # several tenths of a second (its first messages carry the map).
+        # Frames are counted for the moves only (the bytes are a move's figure): the open is
+        # measured without DevTools copying every frame out to this process.
         cdp = self.context.new_cdp_session(self.page)
         cdp.send("Network.enable")
         cdp.on("Network.webSocketFrameReceived", self._count)
@@ -331,21 +330,21 @@ def measure(labels: list[str], repeats: int) -> dict:
                 # The disk cache as a server leaves it: one page of each big story opened on a
                 # server of its own (it draws the timeline's pictures into the cache), then
                 # stopped, so the cold opens below are a returning server's first page.
-                priming = start_server(tmp / "prime", env)
-                try:
-                    for label in big:
-                        print(f"targets: priming {label} …", file=sys.stderr, flush=True)
-                        primer = Page(browser, priming, f"?story=synthetic-{SIZES[label]}")
-                        primer.settle()
-                        _wait_idle(priming.proc.pid)
-                        primer.close()
-                finally:
-                    stop_server(priming)
                 own = ("floor", "bundled")
                 queries = {
                     label: "" if label in own else f"?story=synthetic-{SIZES[label]}"
                     for label in ["floor", *labels]
                 }
+                priming = start_server(tmp / "prime", env)
+                try:
+                    for label in big:
+                        print(f"targets: priming {label} …", file=sys.stderr, flush=True)
+                        primer = Page(browser, priming, queries[label])
+                        primer.settle()
+                        _wait_idle(priming.proc.pid)
+                        primer.close()
+                finally:
+                    stop_server(priming)
                 # Cold opens first, each on its own new server (the disk cache is built), and
                 # each with no other page open, as the floor's (the first) is: every page left
                 # open made the next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02

@@ -62,6 +62,13 @@ TABLE_COLUMNS = ("date", "place_name", "category", "summary", *FIGURES, "source"
 # Read as Arrow dictionaries (pandas categoricals): a few distinct values repeated per event.
 _DICTIONARY = ("category", "place_id", "place_name", "source", "confidence")
 _SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")
+# An entry's files and the summary field that holds each one's size: a file of another size was
+# not written whole, and the entry is not used.
+_SIZED = {
+    "events.parquet": "parquet_bytes",
+    "places.parquet": "places_bytes",
+    "light.npz": "light_bytes",
+}
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
@@ -184,10 +191,10 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         pq.write_table(table, tmp / "events.parquet", row_group_size=ROW_GROUP)
         places = pa.Table.from_pandas(story.places, preserve_index=False)
         pq.write_table(places, tmp / "places.parquet")
-        summary["parquet_bytes"] = (tmp / "events.parquet").stat().st_size
-        summary["places_bytes"] = (tmp / "places.parquet").stat().st_size
+        # Read back from the Parquet, so the arrays hold exactly what the slow path would give.
         _write_light(tmp / "light.npz", _light_from_parquet(tmp / "events.parquet"))
-        summary["light_bytes"] = (tmp / "light.npz").stat().st_size
+        for name, size in _SIZED.items():
+            summary[size] = (tmp / name).stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
         final = _entry(root, path, key)
         if final.exists() and not _complete(final):
@@ -216,11 +223,8 @@ def _complete(entry: Path) -> bool:
     """An entry is used only when its summary is readable and its Parquet has the right size."""
     try:
         summary = json.loads((entry / "summary.json").read_text(encoding="utf-8"))
-        return (
-            summary.get("version") == CACHE_VERSION
-            and (entry / "events.parquet").stat().st_size == summary["parquet_bytes"]
-            and (entry / "places.parquet").stat().st_size == summary["places_bytes"]
-            and (entry / "light.npz").stat().st_size == summary["light_bytes"]
+        return summary.get("version") == CACHE_VERSION and all(
+            (entry / name).stat().st_size == summary[size] for name, size in _SIZED.items()
         )
     except (OSError, ValueError, KeyError, TypeError):
         return False
@@ -509,10 +513,9 @@ def _read_light(path: Path) -> pd.DataFrame:
         n = len(columns["date"])
         for col in ("category", "place_id"):
             codes, names = npz[f"{col}_codes"], npz[f"{col}_names"]
-            if len(codes) != n or (
-                len(codes) and not -1 <= codes.min() <= codes.max() < len(names)
-            ):
-                raise ValueError(f"{path.name}: {col} does not fit")
+            if len(codes) != n:
+                raise ValueError(f"{path.name}: {col} has {len(codes)} rows, not {n}")
+            # from_codes refuses a code outside the names (a ValueError as well).
             columns[col] = pd.Categorical.from_codes(codes, categories=pd.Index(names.tolist()))
     return pd.DataFrame(columns, columns=list(MAP_COLUMNS))
 
