@@ -28,6 +28,7 @@ from geo.map.layers import (
     figures_text,
     fmt_day,
     fmt_span,
+    paint_report,
     parse_key,
     reported_text,
     story_layers,
@@ -75,6 +76,12 @@ PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
 # Seconds each chapter stays on screen during the Tour (tests set it short).
 TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
+# Shown in the sidebar until the map has painted and the whole page is drawn (tests wait on it).
+LOADING_TEXT = "Filters and layers appear once the map is drawn …"
+# The chapter bar's height (a row of buttons in a bordered box), held for it by the first run.
+CHAPTER_BAR_PX = 72
+# The whole page is drawn this long after the first run if the map never says it has painted.
+REST_FALLBACK_SECONDS = 4.0
 # The date slider's label: the map finds the slider by it and follows its thumbs.
 DATES_LABEL = "Dates"
 # The timeline charts are drawn this wide and scaled to their column: 1.3x on a laptop, 0.8x on a
@@ -85,7 +92,8 @@ st.set_page_config(page_title="Dateline", layout="wide")
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
 # The map's frame follows the window's height (js/basemap.js fills the frame), so the whole map
 # fits a laptop screen: a frame reaching below the fold scrolls the page on the first click.
-st.markdown(
+# st.html, not markdown with HTML: that loads a 190 KB script before the map (0.1-0.2 s).
+st.html(
     "<style>.block-container{padding-top:1.2rem;padding-bottom:1rem}"
     ".block-container h3{padding-top:0;font-size:1.25rem;line-height:1.3}"
     ".dl-marks{position:relative;height:14px;margin:-22px 0 0}"
@@ -94,8 +102,7 @@ st.markdown(
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
     # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
-    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>",
-    unsafe_allow_html=True,
+    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>"
 )
 
 
@@ -181,17 +188,38 @@ if "view" not in st.session_state:
     for layer in LAYERS:
         st.session_state[f"layer_{layer}"] = layer in view.layers
 
+# --- the map first -----------------------------------------------------------------------------
+# A session's first run in a browser draws the title, chapters, dates and map only; once the map
+# has painted its story it asks for the rest (js/basemap.js), so the sidebar's controls, the
+# details, the table and the timeline do not hold up the map with their JavaScript. AppTest has
+# no browser (no User-Agent) and no map to ask: its first run is the whole page.
+if "map_first" not in st.session_state:
+    st.session_state.map_first = bool(st.context.headers.get("User-Agent"))
+WHOLE = not st.session_state.map_first
+
+
+def _whole_page() -> None:
+    st.session_state.map_first = False
+    st.rerun()
+
+
 # --- sidebar: story, dates, filters, layers -----------------------------------------------------
 with st.sidebar:
     st.markdown("### Dateline")
-    st.page_link("app.py", label="Map of the story")
-    st.page_link(NEW_STORY_PAGE, label="New story from an article")
-    story_id = st.selectbox(
-        "Story",
-        list(stories),
-        format_func=lambda s: stories[s].title + ("" if stories[s].bundled else " (yours)"),
-        key="story_pick",
-    )
+    if WHOLE:
+        st.page_link("app.py", label="Map of the story")
+        st.page_link(NEW_STORY_PAGE, label="New story from an article")
+        story_id = st.selectbox(
+            "Story",
+            list(stories),
+            format_func=lambda s: stories[s].title + ("" if stories[s].bundled else " (yours)"),
+            key="story_pick",
+        )
+    else:
+        # The sidebar is there from the start, so the map does not shift when it fills.
+        st.caption(LOADING_TEXT)
+        story_id = st.session_state.get("story_pick")
+        story_id = story_id if story_id in stories else default_story
 
 try:
     story, (categories, actors, source_names) = get_story(story_id)
@@ -222,53 +250,61 @@ if story.meta.get("draft"):
 if st.session_state.notices:
     # One line for every ignored link value: four full-width boxes pushed the map down 280 px.
     st.info(" · ".join(literal(n) for n in st.session_state.notices), icon="🔗")
-st.session_state.notices = []
+if WHOLE:  # shown again by the whole page's run
+    st.session_state.notices = []
 
 
-with st.sidebar:
-    chosen_categories = st.multiselect("Categories", categories, key="categories")
-    chosen_actors = st.multiselect(
-        "Actors",
-        actors,
-        key="actors",
-        placeholder="All actors",
-        help="Events involving any of these",
-    )
-    st.caption("Layers")
-    layer_cols = st.columns(2)
-    layers = {
-        layer
-        for n, layer in enumerate(LAYERS)
-        if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
-    }
-    st.download_button(
-        "Publish as HTML",
-        lambda: publish_html(story, st.session_state.get("chapter")),
-        f"{story_id}.html",
-        "text/html",
-        width="stretch",
-        help="One file with the map, the chapters and the sources that opens in any browser "
-        "with no internet: for an article, an e-mail or a slide.",
-        on_click="ignore",
-    )
-    st.download_button(
-        "Download this story (zip)",
-        lambda: story_zip(story.path),
-        f"{story_id}.zip",
-        "application/zip",
-        width="stretch",
-        help="The story's files; upload the zip on the New story page to add it back.",
-        on_click="ignore",
-    )
-    tiles = st.selectbox(
-        "Base map",
-        TILES,
-        format_func=TILE_NAMES.get,
-        key="tiles",
-        help="Online maps need the internet; the offline map stays underneath.",
-    )
-    with st.expander("About this story"):
-        st.markdown(literal(story.summary))
+if not WHOLE:
+    # The sidebar's filters as the session holds them (from the link, or the defaults).
+    chosen_categories = st.session_state.categories
+    chosen_actors = st.session_state.actors
+    layers = {layer for layer in LAYERS if st.session_state[f"layer_{layer}"]}
+    tiles = st.session_state.tiles
+else:
+    with st.sidebar:
+        chosen_categories = st.multiselect("Categories", categories, key="categories")
+        chosen_actors = st.multiselect(
+            "Actors",
+            actors,
+            key="actors",
+            placeholder="All actors",
+            help="Events involving any of these",
+        )
+        st.caption("Layers")
+        layer_cols = st.columns(2)
+        layers = {
+            layer
+            for n, layer in enumerate(LAYERS)
+            if layer_cols[n % 2].toggle(layer.capitalize(), key=f"layer_{layer}")
+        }
+        st.download_button(
+            "Publish as HTML",
+            lambda: publish_html(story, st.session_state.get("chapter")),
+            f"{story_id}.html",
+            "text/html",
+            width="stretch",
+            help="One file with the map, the chapters and the sources that opens in any browser "
+            "with no internet: for an article, an e-mail or a slide.",
+            on_click="ignore",
+        )
+        st.download_button(
+            "Download this story (zip)",
+            lambda: story_zip(story.path),
+            f"{story_id}.zip",
+            "application/zip",
+            width="stretch",
+            help="The story's files; upload the zip on the New story page to add it back.",
+            on_click="ignore",
+        )
+        tiles = st.selectbox(
+            "Base map",
+            TILES,
+            format_func=TILE_NAMES.get,
+            key="tiles",
+            help="Online maps need the internet; the offline map stays underneath.",
+        )
+        with st.expander("About this story"):
+            st.markdown(literal(story.summary))
 
 
 # --- chapters: the story's turning points, each a window, a selection and a frame ---------------
@@ -478,7 +514,7 @@ def date_controls() -> tuple[date, date]:
             "and front lines as they stood on its last day.",
         )
         if story.chapters:
-            st.markdown(_chapter_marks_html(), unsafe_allow_html=True)
+            st.html(_chapter_marks_html())
     # One row even on a phone, where columns stack.
     with buttons_col, st.container(horizontal=True):
         # One key for both labels: the button is replaced in place, not left behind greyed.
@@ -582,6 +618,8 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
         )
         # The picture's caption says the window: the browser-drawn story sets it itself.
         groups.append(png_window(start, end))
+    if not WHOLE:
+        groups.append(paint_report())
     clicked = st_folium(
         fmap,
         key=map_key,
@@ -595,6 +633,8 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
             f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
             "map shows through."
         )
+    if not WHOLE and (clicked or {}).get("dl_painted"):
+        _whole_page()
     tip = (clicked or {}).get("last_object_clicked_tooltip")
     if tip and tip != st.session_state.get("last_tip"):
         st.session_state.last_tip = tip
@@ -923,6 +963,14 @@ def tour_step() -> None:
             _open_chapter(number + 1)
 
 
+@st.fragment(run_every=REST_FALLBACK_SECONDS)
+def _rest_fallback() -> None:
+    # A map that never paints (its scripts blocked, say) must not leave the page half drawn.
+    due = st.session_state.setdefault("rest_due", time.monotonic() + REST_FALLBACK_SECONDS)
+    if time.monotonic() >= due:
+        _whole_page()
+
+
 # --- the part a slider move reruns ---------------------------------------------------------------
 @st.fragment
 def story_panel() -> None:
@@ -953,14 +1001,15 @@ def story_panel() -> None:
     map_col, detail_col = st.columns([7, 3], gap="medium")
     # The map is sent last though drawn first: the page holds a component's new arguments
     # until the messages after it have come, ~50 ms a move when details and toggle followed.
-    with detail_col:
-        if current is not None:
-            chapter_text(current)
-        details(start, end)
-    # The table follows the window, so it is built on every move, but only when asked for (it
-    # is 20 KB a move); the timeline below does not follow it and stays out of this panel.
-    if st.toggle("Events in the window, as a table", key="show_table"):
-        events_table(start, end, events)
+    if WHOLE:
+        with detail_col:
+            if current is not None:
+                chapter_text(current)
+            details(start, end)
+        # The table follows the window, so it is built on every move, but only when asked for
+        # (it is 20 KB a move); the timeline below does not follow it and stays out of this panel.
+        if st.toggle("Events in the window, as a table", key="show_table"):
+            events_table(start, end, events)
     with map_col:
         story_map(start, end, events)
     if st.session_state.playing:
@@ -980,12 +1029,18 @@ def story_panel() -> None:
 words = story_words(story.meta)
 # The chapter bar is outside the panel: a slider move does not resend its seven elements. Its
 # buttons rerun the whole page, as does a move that leaves the open chapter.
-if story.chapters:
+if story.chapters and WHOLE:
     tour_step()
     chapter_bar()
+elif story.chapters:
+    # The bar's room, kept for it so the map does not move down when it comes.
+    st.container(border=True, height=CHAPTER_BAR_PX)
 story_panel()
-# Per story and filter, not per window: built on a full run only, untouched by a slider move.
-timeline()
+if WHOLE:
+    # Per story and filter, not per window: built on a full run only, untouched by a slider move.
+    timeline()
+else:
+    _rest_fallback()
 
 
 @st.cache_resource

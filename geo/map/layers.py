@@ -889,6 +889,28 @@ class StoryWindow(MacroElement):
         self.state_js = script_json(state)
 
 
+class _PaintReport(MacroElement):
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        if (window.dlReportPainted) { window.dlReportPainted(); }
+        {% endmacro %}
+        """
+    )
+
+    def __init__(self):
+        super().__init__()
+        self._name = "DatelinePaintReport"
+
+
+def paint_report() -> folium.FeatureGroup:
+    """A group that has the map tell the page once it has painted the story (js/basemap.js:
+    the map's value gains ``dl_painted``): the page's first run draws the rest of itself then."""
+    group = folium.FeatureGroup(name="Paint report")
+    _PaintReport().add_to(group)
+    return group
+
+
 def browser_layers(
     data: str | dict,
     start: date,

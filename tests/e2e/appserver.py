@@ -26,6 +26,19 @@ CHROMIUM_ARGS = [
 ]
 APP_READY = "[data-testid='stApp'][data-test-script-state='notRunning']"
 MAP_FRAME = "iframe[title='streamlit_folium.st_folium']"
+# The map page's first run draws the map first and says this in the sidebar until the whole page
+# is drawn (app.py: LOADING_TEXT).
+FIRST_RUN_TEXT = "Filters and layers appear once the map is drawn"
+
+
+def wait_whole_page(page, timeout_ms: int = 60_000) -> None:
+    """Wait until a newly opened page is drawn whole and idle: on the map page, the run that
+    the map asks for once it has painted has come and ended."""
+    from playwright.sync_api import expect
+
+    page.wait_for_selector(APP_READY, timeout=timeout_ms)
+    expect(page.get_by_text(FIRST_RUN_TEXT)).to_have_count(0, timeout=timeout_ms)
+    page.wait_for_selector(APP_READY, timeout=timeout_ms)
 
 
 class ChromiumMissing(RuntimeError):

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.appserver import (
-    APP_READY,
+    APP_READY,  # noqa: F401 (the tests take it from here)
     CHROMIUM_ARGS,
     MAP_FRAME,
     ChromiumMissing,
@@ -23,6 +23,7 @@ from tests.e2e.appserver import (
     chromium_path,
     start_server,
     stop_server,
+    wait_whole_page,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +94,7 @@ def page_for(browser, request):
         )
         page.on("pageerror", lambda exc: traffic.console_errors.append(str(exc)))
         page.goto(f"{srv.url}/{query}")
-        page.wait_for_selector(APP_READY, timeout=60_000)
+        wait_whole_page(page)
         opened.append((context, page, traffic))
         return page, traffic
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.appserver import start_server, stop_server
-from tests.e2e.conftest import APP_READY, map_frame
+from tests.e2e.conftest import APP_READY, map_frame, wait_whole_page
 from tests.helpers import EVIL_HOST, hostile_story, lying_zip, parquet_bomb_zip, payload
 
 pytestmark = pytest.mark.e2e
@@ -64,7 +64,7 @@ def open_guarded(page_for, srv, query=""):
     # Again, now with alerts recorded from the start (the same link: a reload would open the
     # URL the app has rewritten by then).
     page.goto(f"{srv.url}/{query}")
-    page.wait_for_selector(APP_READY, timeout=60_000)
+    wait_whole_page(page)
     return page, traffic, dialogs
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import APP_READY, map_frame
+from tests.e2e.conftest import APP_READY, map_frame, wait_whole_page
 
 pytestmark = pytest.mark.e2e
 ARTICLE = (
@@ -32,7 +32,7 @@ def test_paste_save_and_open(server, page_for):
     assert (server.stories_dir / "browser-test-story" / "events.csv").exists()
 
     page.goto(f"{server.url}/?story=browser-test-story")
-    page.wait_for_selector(APP_READY, timeout=60_000)
+    wait_whole_page(page)
     expect(page.get_by_role("heading", name="Browser test story")).to_be_visible()
     expect(map_frame(page).locator(".dl-pin").first).to_be_visible(timeout=30_000)
     assert not traffic.blocked

@@ -10,14 +10,15 @@
 window.dlHoldFirstReport = function (S) {
     if (!S || !S.setComponentValue || S.dlHeld) { return; }
     S.dlHeld = true;
-    var send = S.setComponentValue, pending, waiting = false, open = false;
+    var send = S.setComponentValue, pending, last, waiting = false, open = false;
     var go = function () {
         if (open) { return; }
         open = true;
+        last = pending;
         send.call(S, pending);
     };
     S.setComponentValue = function (value) {
-        if (open) { return send.call(S, value); }
+        if (open) { last = value; return send.call(S, value); }
         pending = value;
         if (!waiting) {
             waiting = true;
@@ -25,6 +26,47 @@ window.dlHoldFirstReport = function (S) {
             setTimeout(go, 500);
         }
     };
+    // The page's first run draws only the title, dates and map; the map asks for the rest
+    // (sidebar, details, timeline) once it has painted the story, with what it had to send.
+    S.dlSendPainted = function () {
+        var value = Object.assign({}, (open ? last : pending) || {}, {dl_painted: true});
+        if (open) { last = value; send.call(S, value); } else { pending = value; go(); }
+    };
+};
+
+// ``cb`` once the story's layers are on the map (its data may still be on its way) and painted;
+// after 1.5 s in any case (a window with nothing to draw, a frame that never paints).
+window.dlAfterStoryPaint = function (cb) {
+    var done = false;
+    var fire = function () {
+        if (!done) { done = true; cb(); }
+    };
+    var drawn = function () {
+        if (window.dlStoryBusy && window.dlStoryBusy()) { return false; }
+        if (window.dlLast) { return true; }
+        var n = 0;
+        var walk = function (layer) {
+            if (layer.getLayers) { layer.getLayers().forEach(walk); } else { n++; }
+        };
+        (window.feature_group || []).forEach(function (g) { if (g._map) { walk(g); } });
+        return n > 0;
+    };
+    var tick = function () {
+        if (done) { return; }
+        if (!drawn()) { requestAnimationFrame(tick); return; }
+        requestAnimationFrame(function () { setTimeout(fire, 0); });
+    };
+    requestAnimationFrame(tick);
+    setTimeout(fire, 1500);
+};
+
+// Asked by the first run's layers (geo/map/layers.py: paint_report): the page is told once the
+// map has painted the story, once per frame.
+window.dlReportPainted = function () {
+    var S = window.Streamlit;
+    if (window.dlPaintAsked || !S || !S.dlSendPainted) { return; }
+    window.dlPaintAsked = true;
+    window.dlAfterStoryPaint(function () { S.dlSendPainted(); });
 };
 
 window.dlInitMap = function (map, cfg) {
@@ -131,12 +173,17 @@ window.dlInitMap = function (map, cfg) {
         }).catch(function (e) { console.warn('basemap', e); });
     }
 
+    // The detailed tier (1.4 MB) waits for the story's first paint: the light one shows until
+    // then, and the story is not held up by the detail's download and drawing (0.2 s of an open).
+    var detailOk = false;
+    window.dlAfterStoryPaint(function () { detailOk = true; showTiers(); });
+
     function showTiers() {
         var z = map.getZoom();
         var wanted = tiers.filter(function (tier) { return z >= tier.min && z <= tier.max; })[0];
         // The light tier too, so something is drawn at once at any zoom.
         load(tiers[0]);
-        load(wanted);
+        if (detailOk) { load(wanted); }
         // Until the wanted tier has arrived, the other one stays: never an empty sea.
         var shown = wanted.ready ? wanted
             : tiers.filter(function (tier) { return tier.ready; })[0] || wanted;

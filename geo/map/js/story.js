@@ -418,6 +418,8 @@
             drawNow(pending, 'server');
         }).catch(function (e) { console.warn('story', e); });
     };
+    // Whether the story's data is still on its way (the first paint is reported after it).
+    window.dlStoryBusy = function () { return Boolean(loading); };
 
     // --- the page's date slider, followed as it moves ------------------------------------------
     // The map is drawn for the thumbs' window as soon as they move (while they are dragged,

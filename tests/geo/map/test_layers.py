@@ -24,6 +24,7 @@ from geo.map.layers import (
     fmt_span,
     fronts_layer,
     legend_rows,
+    paint_report,
     parse_key,
     places_layer,
     reported_text,
@@ -581,3 +582,13 @@ def test_story_layers_circle_the_selected_place(story: Story):
         tuple(f["geometry"]["coordinates"][::-1]) for f in all_features(places, "Uncertainty")
     )
     assert centres == [(34.00583, 36.21806), (34.5624, 38.28402)]
+
+
+def test_the_paint_report_asks_the_map_once_and_draws_nothing():
+    m = folium.Map(tiles=None)
+    group = paint_report()
+    group.add_to(m)
+    html = m.get_root().render()
+    assert html.count("window.dlReportPainted()") == 1
+    # No layer of its own: the map's drawing is the story's alone.
+    assert not [c for c in group._children.values() if isinstance(c, folium.map.Layer)]
