@@ -188,6 +188,25 @@ if "view" not in st.session_state:
     for layer in LAYERS:
         st.session_state[f"layer_{layer}"] = layer in view.layers
 
+# --- the view, kept while another page is open ------------------------------------------------
+# A run of the New story page drops this page's widget state (Streamlit keeps only what a run
+# draws): a plain copy of each value brings the reader back to the same view. The window is also
+# copied by the panel, as a slider move reruns only that.
+VIEW_KEYS = (
+    "story_pick",
+    "window",
+    "categories",
+    "actors",
+    "tiles",
+    "show_table",
+    *(f"layer_{layer}" for layer in LAYERS),
+)
+for _key in VIEW_KEYS:
+    if _key in st.session_state:
+        st.session_state[f"kept_{_key}"] = st.session_state[_key]
+    elif f"kept_{_key}" in st.session_state:
+        st.session_state[_key] = st.session_state[f"kept_{_key}"]
+
 # --- the map first -----------------------------------------------------------------------------
 # A session's first run in a browser draws the title, chapters, dates and map only; once the map
 # has painted its story it asks for the rest (js/basemap.js), so the sidebar's controls, the
@@ -993,6 +1012,7 @@ def story_panel() -> None:
         # reruns once to say so.
         st.rerun()
     start, end = date_controls()
+    st.session_state.kept_window = (start, end)
     # A big story's window has only the map's columns unless it is small enough to list.
     events = story_window(
         story, start, end, chosen_categories, chosen_actors, full_upto=DETAIL_LIMIT

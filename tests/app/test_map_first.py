@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,18 @@ def test_a_map_that_never_reports_gets_the_whole_page_in_time():
     at = whole(at)
     assert at.session_state["map_first"] is False
     assert at.selectbox(key="story_pick").value == "mini"
+
+
+def test_the_view_is_kept_across_the_new_story_page():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["story"] = "mini"
+    at.run()
+    at.slider(key="window").set_value((date(2017, 8, 1), date(2017, 8, 20))).run()
+    at.toggle(key="layer_convoy").set_value(False).run()
+    at.switch_page("pages/1_New_story_from_an_article.py").run()
+    assert not at.exception, at.exception
+    at.switch_page("app.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="story_pick").value == "mini"
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 20))
+    assert at.toggle(key="layer_convoy").value is False

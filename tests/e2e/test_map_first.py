@@ -38,6 +38,8 @@ RECORD = """(() => {
     requestAnimationFrame(tick);
 })()"""
 
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
 
 def _open(browser, server, viewport, route=None):
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
@@ -54,9 +56,13 @@ def test_the_map_is_drawn_first_and_the_rest_does_not_move_it(browser, server, v
     context, page = _open(browser, server, viewport)
     try:
         wait_whole_page(page)
+        # The recorder notes what each animation frame shows: two more frames, so the last
+        # change has been seen.
+        page.evaluate(TWO_FRAMES)
         seen = page.evaluate("window.dlSeen")
         drawn_at = next(n for n, s in enumerate(seen) if s["drawn"])
-        picker_at = next(n for n, s in enumerate(seen) if s["picker"])
+        picker_at = next((n for n, s in enumerate(seen) if s["picker"]), None)
+        assert picker_at is not None, seen
         # The map had drawn its story while the first run's text was up and no picker yet.
         assert drawn_at < picker_at, seen
         assert seen[drawn_at]["first"] and not seen[drawn_at]["picker"], seen
