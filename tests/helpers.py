@@ -149,3 +149,18 @@ def parquet_bomb_zip(rows: int) -> bytes:
             zf.writestr(name, (MINI / name).read_bytes())
         zf.writestr("events.parquet", table.getvalue())
     return buf.getvalue()
+
+
+def app_run(state: dict | None = None, **params: str):
+    """One AppTest run of app.py with URL ``params`` and session ``state`` set first; it must
+    raise nothing."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(FIXTURES.parents[1] / "app.py"), default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    for k, v in (state or {}).items():
+        at.session_state[k] = v
+    at.run()
+    assert not at.exception, at.exception
+    return at

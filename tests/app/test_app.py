@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.helpers import app_run
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "stories"
 
@@ -24,13 +26,7 @@ def _user_stories(monkeypatch, tmp_path):
 
 def run_app(table: bool = True, **params: str) -> AppTest:
     # The events table is built only when its toggle is on (on in these tests by default).
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.session_state["show_table"] = table
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return app_run({"show_table": table}, **params)
 
 
 def rows(at: AppTest) -> int:

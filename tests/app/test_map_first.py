@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.helpers import app_run
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "stories"
 FIRST_RUN_TEXT = "Filters and layers appear once the map is drawn"
@@ -22,13 +24,7 @@ def _user_stories(monkeypatch, tmp_path):
 
 def first_run(**params: str) -> AppTest:
     """The first run as a browser gets it (AppTest has no User-Agent, so it is asked for)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.session_state["map_first"] = True
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return app_run({"map_first": True}, **params)
 
 
 def captions(at: AppTest) -> list[str]:
