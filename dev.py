@@ -56,7 +56,8 @@ def ensure_env(dev: bool) -> None:
 
 def run(args: list[str]) -> int:
     ensure_env(dev=False)
-    cmd = [str(PY), "-m", "streamlit", "run", "app.py", *args]
+    # serve.py is ``streamlit run`` that loads the dashboard's libraries while the server starts.
+    cmd = [str(PY), "serve.py", "app.py", *args]
     port = "8501"
     for n, arg in enumerate(args):
         if arg.startswith("--server.port="):

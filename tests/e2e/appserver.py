@@ -79,7 +79,8 @@ class Server:
 def start_server(
     tmp: Path, env_extra: dict[str, str] | None = None, script: str | Path = "app.py"
 ) -> Server:
-    """``streamlit run script`` (from the checkout) on a free port, once it answers healthy."""
+    """``serve.py script`` (``streamlit run``, from the checkout) on a free port, once it answers
+    healthy."""
     port = _free_port()
     log = tmp / f"streamlit-{port}.log"
     stories = tmp / "user-stories"
@@ -92,11 +93,10 @@ def start_server(
     }
     env.pop("DATELINE_ONLINE_TILES", None)
     env.pop("DATELINE_ONLINE_GEOCODER", None)
+    # As dev.py run starts it: serve.py is streamlit run with the libraries loaded meanwhile.
     cmd = [
         sys.executable,
-        "-m",
-        "streamlit",
-        "run",
+        str(ROOT / "serve.py"),
         str(script),
         "--server.headless",
         "true",

@@ -1,0 +1,60 @@
+"""``streamlit run`` with the dashboard's libraries loaded while the server starts.
+
+``python serve.py [SCRIPT] [streamlit run options]`` (SCRIPT defaults to ``app.py``); ``dev.py
+run``, the browser tests and the benchmark start the dashboard this way. A new server's first page
+otherwise waits for the script's own imports: pandas, pyarrow, folium and the geo library, about
+0.4 s of a 1M-event story's cold open here (3.39 s → 2.99 s, bench/results.md). They are imported
+in a thread while Streamlit starts; a script that imports them meanwhile waits for that import,
+as Python's import lock makes it. streamlit_folium is left to the script: importing it declares
+its component, which must happen in the running server, or its frame is never shown.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+PRELOAD = (
+    "numpy",
+    "pandas",
+    "pyarrow.parquet",
+    "branca",
+    "folium",
+    "folium.plugins",
+    "geo.map.layers",
+    "geo.map.publish",
+    "geo.story.events_store",
+    "geo.story.export",
+    "geo.story.pictures",
+    "geo.story.timeline",
+)
+
+
+def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
+    """Import ``names``; the ones that failed are returned (the script then reports them)."""
+    import importlib
+
+    failed = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the script's own import shows the real error to the reader
+            failed.append(name)
+    return failed
+
+
+def main(argv: list[str]) -> int:
+    from streamlit.web import cli
+
+    script = argv[0] if argv and not argv[0].startswith("-") else "app.py"
+    rest = argv[1:] if argv and not argv[0].startswith("-") else argv
+    threading.Thread(target=preload, name="dateline-preload", daemon=True).start()
+    try:
+        cli.main(["run", script, *rest], prog_name="streamlit")
+    except SystemExit as done:
+        return int(done.code or 0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,32 @@
+"""serve.py: the libraries it loads while the server starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_preloaded_module_imports():
+    assert serve.preload() == []
+
+
+def test_a_module_that_fails_is_reported_not_raised():
+    assert serve.preload(("json", "no_such_module_here")) == ["no_such_module_here"]
+
+
+def test_the_preload_leaves_streamlit_folium_to_the_script():
+    # Imported outside the running server, it would declare its component too early and the
+    # map's frame would never be shown. A new interpreter, so nothing else has imported it.
+    code = (
+        "import sys, serve; serve.preload(); "
+        "print('streamlit_folium' in sys.modules, 'streamlit' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "False"]
