@@ -3,10 +3,11 @@
 ``python serve.py [SCRIPT] [streamlit run options]`` (SCRIPT defaults to ``app.py``); ``dev.py
 run``, the browser tests and the benchmark start the dashboard this way. A new server's first page
 otherwise waits for the script's own imports: pandas, pyarrow, folium and the geo library, about
-0.4 s of a 1M-event story's cold open here (3.39 s → 2.99 s, bench/results.md). They are imported
-in a thread while Streamlit starts; a script that imports them meanwhile waits for that import,
-as Python's import lock makes it. streamlit_folium is left to the script: importing it declares
-its component, which must happen in the running server, or its frame is never shown.
+0.4 s of a 1M-event story's cold open (3.39 s → 2.99 s, medians of 4 interleaved cold opens).
+They are imported in a thread while Streamlit starts; a script that imports them meanwhile waits
+for that import, as Python's import lock makes it. streamlit_folium is left to the script:
+importing it declares its component, which must happen in the running server, or its frame is
+never shown.
 """
 
 from __future__ import annotations
