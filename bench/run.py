@@ -709,6 +709,11 @@ TARGET_NOTES = """
   it is counted). Times are taken in the page (`performance.now()`).
 - **Websocket bytes**: every frame sent and received on the page's websockets during a move
   (DevTools `Network.webSocketFrameSent` / `Received`; binary frames decoded from base64).
+- **Opens** are timed in the page, from the start of its navigation to the animation frame
+  after the one in which the map's frame first has its layers (the page watches the frame, its
+  own origin, on every frame). Every server, the floor's too, is started by `serve.py`, as
+  `dev.py run` starts the dashboard (`streamlit run` with pandas, pyarrow, folium and the geo
+  library imported while the server starts).
 - **Cold open**: the first page open on a new server process, until the map's layers are
   painted; its disk cache is as an earlier server left it (the big stories' checked event
   stores, and the timeline's pictures drawn by one page of each big story on a server that is

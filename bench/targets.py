@@ -5,10 +5,11 @@ and an ``st_folium`` map whose one marker is updated in place on every move. Eac
 is measured in the same browser, move for move, alternating with the floor, so a busy machine
 slows both alike and the ratios hold.
 
-Per page: first open → the map's layers painted; a slider move (the window's end one day back,
-a key press on the thumb) → the map's layers repainted, and → the page idle (Streamlit's
-``data-test-script-state`` back to ``notRunning`` with no new run within a quiet period);
-websocket bytes sent and received per move, from the DevTools protocol; the server's memory.
+Per page: first open → the map's layers painted (in the page's clock); a slider move (the
+window's end one day back, a key press on the thumb) → the map's layers repainted, and → the
+page idle (Streamlit's ``data-test-script-state`` back to ``notRunning`` with no new run within
+a quiet period); websocket bytes sent and received per move, from the DevTools protocol; the
+server's memory.
 A big story's cold open is its first open on a new server whose disk cache is already built.
 """
 
