@@ -1054,7 +1054,9 @@ if story.chapters and WHOLE:
     chapter_bar()
 elif story.chapters:
     # The bar's room, kept for it so the map does not move down when it comes.
-    st.container(border=True, height=CHAPTER_BAR_PX)
+    st.container(border=True, height=CHAPTER_BAR_PX).caption(
+        f"The story in {len(story.chapters)} chapters …"
+    )
 story_panel()
 if WHOLE:
     # Per story and filter, not per window: built on a full run only, untouched by a slider move.

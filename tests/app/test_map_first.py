@@ -96,6 +96,7 @@ def test_a_story_with_chapters_keeps_the_bars_room_on_the_first_run():
     at = first_run(story="mini-chapters")
     # No chapter buttons yet, but a bordered box of the bar's height above the dates.
     assert not [b for b in at.button if b.key in ("chapter_prev", "chapter_next", "tour")]
+    assert "The story in 3 chapters …" in captions(at)
     at = whole(at)
     assert {b.key for b in at.button} >= {"chapter_prev", "chapter_next", "tour"}
 
