@@ -99,6 +99,7 @@ st.html(
     ".dl-marks{position:relative;height:14px;margin:-22px 0 0}"
     ".dl-marks span{position:absolute;transform:translateX(-50%);font-size:10px;line-height:14px;"
     "color:#666;cursor:default;border-top:2px solid #999;padding:0 2px}"
+    ".st-key-chapter_bar{min-height:" + str(CHAPTER_BAR_PX) + "px}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
     # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
@@ -450,7 +451,8 @@ def chapter_bar() -> None:
             st.caption("The link's chapter does not exist in this story; showing the whole story.")
         _open_chapter(found.number if found else None)
     current = _open_now()
-    with st.container(border=True):
+    # Keyed for the page's style: never shorter than the room the first run kept for it.
+    with st.container(border=True, key="chapter_bar"):
         number = current.number if current else 0
         path = stories[story_id].path
         labels = _chapter_labels(str(path), _fingerprint(path))

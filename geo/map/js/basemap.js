@@ -35,7 +35,8 @@ window.dlHoldFirstReport = function (S) {
 };
 
 // ``cb`` once the story's layers are on the map (its data may still be on its way) and painted;
-// after 1.5 s in any case (a window with nothing to draw, a frame that never paints).
+// after 1.5 s if the story's data is there (a window with nothing to draw, a frame that never
+// paints), and after 10 s in any case.
 window.dlAfterStoryPaint = function (cb) {
     var done = false;
     var fire = function () {
@@ -57,7 +58,17 @@ window.dlAfterStoryPaint = function (cb) {
         requestAnimationFrame(function () { setTimeout(fire, 0); });
     };
     requestAnimationFrame(tick);
-    setTimeout(fire, 1500);
+    // Not while the story's data is still on its way (a busy machine), up to 10 s.
+    var waited = 0;
+    var late = function () {
+        waited += 500;
+        if (waited < 10000 && window.dlStoryBusy && window.dlStoryBusy()) {
+            setTimeout(late, 500);
+        } else {
+            fire();
+        }
+    };
+    setTimeout(late, 1500);
 };
 
 // Asked by the first run's layers (geo/map/layers.py: paint_report): the page is told once the
