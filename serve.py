@@ -47,8 +47,9 @@ def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
 def main(argv: list[str]) -> int:
     from streamlit.web import cli
 
-    script = argv[0] if argv and not argv[0].startswith("-") else "app.py"
-    rest = argv[1:] if argv and not argv[0].startswith("-") else argv
+    script, rest = "app.py", argv
+    if argv and not argv[0].startswith("-"):
+        script, rest = argv[0], argv[1:]
     threading.Thread(target=preload, name="dateline-preload", daemon=True).start()
     try:
         cli.main(["run", script, *rest], prog_name="streamlit")
