@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from geo.atomic import atomic_write_text
+from geo.errors import READ_FAILURES
 from geo.geocoders.gazetteer import default_cache_dir
 from geo.story.load import (
     BASEMAP,
@@ -42,6 +43,7 @@ from geo.story.load import (
     Story,
     StoryError,
     load_story,
+    unreadable,
 )
 from geo.story.timeline import filter_events
 
@@ -545,7 +547,19 @@ def open_store(
 def open_story(
     path: str | Path, cache_dir: str | Path | None = None, *, basemap=BASEMAP, **kwargs
 ) -> Story:
-    """``load_story`` for a small story; for a big one, a Story whose events stay on disk."""
+    """``load_story`` for a small story; for a big one, a Story whose events stay on disk.
+
+    Like ``load_story``, it raises StoryError and nothing else for whatever a folder holds.
+    """
+    try:
+        return _open_story(path, cache_dir, basemap, kwargs)
+    except StoryError:
+        raise
+    except (*READ_FAILURES, pa.ArrowException) as exc:
+        raise unreadable(path, exc) from exc
+
+
+def _open_story(path: str | Path, cache_dir, basemap, kwargs) -> Story:
     if not is_big(path):
         return load_story(path, basemap=basemap)
     store = open_store(path, cache_dir, basemap=basemap, **kwargs)

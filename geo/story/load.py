@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
+import math
 import re
 import sys
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from shapely.geometry import shape
 
+from geo.bounded import InputError, json_loads, read_text, toml_loads
+from geo.errors import READ_FAILURES, DatelineError, failure_text
 from geo.geometry import polygon_area_km2
 from geo.names import SLUG, is_slug
 from geo.story import checks
@@ -123,6 +125,36 @@ PROBLEMS_PER_FILE = 200
 # slider step take 8 s.
 MAX_POLYGON_VERTICES = 5_000
 MAX_FRONTS_BYTES = 20_000_000
+# Polygons are one per side and period: the bundled story has 11. Each is checked against the
+# basemap (milliseconds), so a file of 100,000 tiny ones would cost minutes.
+MAX_FRONTS = 2_000
+# story.toml is read by the story picker too: the bundled one is 14 KB; 30 chapters of 600
+# characters and 500 sources fit in a quarter of this. A bigger one is refused unread.
+MAX_TOML_BYTES = 512_000
+MAX_SOURCES = 500
+# What story.toml may hold at its top level (docs/story-format.md); anything else is a typo or
+# a payload, and is refused with its line.
+META_KEYS = (
+    "id",
+    "title",
+    "summary",
+    "span",
+    "dateline",
+    "landmarks",
+    "words",
+    "map",
+    "draft",
+    "sources",
+    "chapters",
+)
+# A story covers at most 20 years (7,305 days): the date slider, Play and the charts are made for
+# days to years, and a span of centuries would cost every page run. Dates lie in 1800-2200.
+MAX_SPAN_DAYS = 7_305
+FIRST_DAY, LAST_DAY = date(1800, 1, 1), date(2200, 12, 31)
+# Figures are counts of people and things: a billion is beyond any event. Areas are in km²; the
+# Earth's surface is 510 million.
+MAX_FIGURE = 1_000_000_000
+MAX_AREA_KM2 = 510_000_000
 
 
 @dataclass(frozen=True)
@@ -178,7 +210,7 @@ class Problems(list):
         return [*self, *more]
 
 
-class StoryError(ValueError):
+class StoryError(DatelineError, ValueError):
     """Raised when a story folder has problems; ``problems`` lists them (capped per file)."""
 
     def __init__(self, path: Path | str, problems: list[Problem], warnings: list[Problem] = ()):
@@ -354,6 +386,8 @@ def _dates(df: pd.DataFrame, col: str, chk: _Checker, span: tuple[date, date] | 
 def _numbers(df: pd.DataFrame, col: str, chk: _Checker, lo=None, hi=None, integer=False):
     raw = df[col]
     num = pd.to_numeric(raw.str.replace(",", "", regex=False), errors="coerce")
+    # "inf", "nan" and "1e999" parse as floats that are no figure: refused like any other text.
+    num = num.where(np.isfinite(num.astype("float64")))
     bad = (raw != "") & num.isna()
     chk.rows(bad, lambda i: f"{col} {raw[i]!r} is not a number")
     if integer:
@@ -406,16 +440,23 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
     """story.toml's keys, checked; ``lines`` gets the line of each [[chapters]] header."""
     chk = _Checker("story.toml", problems)
     try:
-        # utf-8-sig: Windows editors start files with a byte-order mark.
-        text = (path / "story.toml").read_text(encoding="utf-8-sig")
-        meta = tomllib.loads(text)
+        text, meta = read_meta(path / "story.toml")
     except FileNotFoundError:
         chk.add("", "file is missing")
         return None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except InputError as exc:
+        chk.add(f"line {exc.line}" if exc.line else "", str(exc))
+        return None
+    except (ValueError, UnicodeDecodeError) as exc:  # TOMLDecodeError is a ValueError
         chk.add("", f"is not valid TOML: {exc}")
         return None
     lines += [text.count("\n", 0, m.start()) + 1 for m in _CHAPTER_HEADER.finditer(text)]
+    for key in [k for k in meta if k not in META_KEYS][:ROWS_PER_CHECK]:
+        at = _key_line(text, key)
+        chk.add(
+            f"line {at}" if at else "",
+            f"unknown key {_clip(key)!r} (expected {', '.join(META_KEYS)})",
+        )
     for key in ("id", "title", "summary", "span", "dateline", "sources"):
         if key not in meta:
             chk.add("", f"missing key {key!r}")
@@ -433,6 +474,13 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
             meta.pop("span")
         elif span["start"] > span["end"]:
             chk.add("", f"span start {span['start']} is after end {span['end']}")
+            meta.pop("span")
+        elif not FIRST_DAY <= span["start"] <= span["end"] <= LAST_DAY:
+            chk.add("", f"span must lie between {FIRST_DAY} and {LAST_DAY}")
+            meta.pop("span")
+        elif (span["end"] - span["start"]).days + 1 > MAX_SPAN_DAYS:
+            days = (span["end"] - span["start"]).days + 1
+            chk.add("", f"span covers {days:,} days; a story covers at most {MAX_SPAN_DAYS:,}")
             meta.pop("span")
     dl = meta.get("dateline")
     if dl is not None and not (isinstance(dl, dict) and is_slug(dl.get("place"))):
@@ -474,6 +522,9 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
         if not isinstance(sources, list) or not sources:
             chk.add("", "sources must be a non-empty list of [[sources]] tables")
             meta["sources"] = []
+        elif len(sources) > MAX_SOURCES:
+            chk.add("", f"has {len(sources):,} [[sources]]; at most {MAX_SOURCES:,}")
+            meta["sources"] = []
         else:
             seen: set[str] = set()
             for n, src in enumerate(sources, 1):
@@ -484,7 +535,7 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
                     chk.add(f"source {n}", "id must be lowercase letters, digits and '-'")
                     continue
                 bad = [k for k, v in src.items() if k != "date" and not isinstance(v, str)]
-                if bad or ("date" in src and not _is_day(src["date"])):
+                if bad or ("date" in src and not _in_range(src["date"])):
                     chk.add(f"source {n}", "fields must be text (date: YYYY-MM-DD)")
                 if src["id"] in seen:
                     chk.add(f"source {n}", f"id {src['id']!r} is used twice")
@@ -505,8 +556,34 @@ def _is_day(value: object) -> bool:
     return isinstance(value, date) and not isinstance(value, datetime)
 
 
+def _in_range(value: object) -> bool:
+    return _is_day(value) and FIRST_DAY <= value <= LAST_DAY
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """The line where a top-level key is set (``key =``, ``key.sub =``, ``[key]``), if found."""
+    quoted = rf"(?:{re.escape(key)}|\"{re.escape(key)}\"|'{re.escape(key)}')"
+    found = re.search(rf"^[ \t]*(?:\[\[?[ \t]*)?{quoted}[ \t]*[.=\]]", text, re.MULTILINE)
+    return text.count("\n", 0, found.start()) + 1 if found else None
+
+
+def read_meta(file: Path) -> tuple[str, dict[str, Any]]:
+    """(text, parsed) of a story.toml, within MAX_TOML_BYTES and the nesting bound.
+
+    Raises InputError (too big, too deep), FileNotFoundError, UnicodeDecodeError or
+    TOMLDecodeError.
+    """
+    # utf-8-sig: Windows editors start files with a byte-order mark.
+    text = read_text(file, MAX_TOML_BYTES)
+    return text, toml_loads(text)
+
+
 def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _vertices(geom: dict) -> int:
@@ -559,7 +636,8 @@ def _load_events(
     before = out["end_date"].notna() & out["date"].notna() & (out["end_date"] < out["date"])
     chk.rows(before, lambda i: f"end_date {df.at[i, 'end_date']} is before date {df.at[i, 'date']}")
     for col in FIGURES:
-        out[col] = _numbers(df, col, chk, 0, integer=True)
+        most = MAX_AREA_KM2 if col == "area_km2" else MAX_FIGURE
+        out[col] = _numbers(df, col, chk, 0, most, integer=True)
     out["actors"] = _split_list(df["actors"])
     _reported_with_other_figures(df, out, chk)
     return out
@@ -617,13 +695,13 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
     columns = [*FRONT_PROPERTIES, "reported_km2", "note", "geometry", "computed_km2"]
     if not file.exists():
         return pd.DataFrame({c: pd.Series(dtype="object") for c in columns})
-    if file.stat().st_size > MAX_FRONTS_BYTES:
-        chk.add("", f"is larger than {MAX_FRONTS_BYTES / 1e6:g} MB")
-        return None
     try:
-        doc = json.loads(file.read_text(encoding="utf-8-sig"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f"line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+        doc = json_loads(read_text(file, MAX_FRONTS_BYTES))
+    except InputError as exc:
+        chk.add(f"line {exc.line}" if exc.line else "", str(exc))
+        return None
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError is a ValueError
+        where = f"line {exc.lineno}" if hasattr(exc, "lineno") else ""
         chk.add(where, f"is not valid JSON: {exc}")
         return None
     if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
@@ -634,6 +712,9 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
     features = doc.get("features")
     if not isinstance(features, list):
         chk.add("", "features must be a list of GeoJSON Features")
+        return None
+    if len(features) > MAX_FRONTS:
+        chk.add("", f"has {len(features):,} features; at most {MAX_FRONTS:,}")
         return None
     for n, feat in enumerate(features, 1):
         if not isinstance(feat, dict) or not isinstance(feat.get("properties") or {}, dict):
@@ -692,10 +773,11 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
                 chk.add(where, f"polygon cannot be read: {exc}")
         for key in ("reported_km2", "drawn_km2"):
             val = props.get(key)
-            if val not in (None, "") and (not isinstance(val, int | float) or val < 0):
-                chk.add(where, f"{key} {val!r} must be a number ≥ 0")
+            if val not in (None, "") and not _area(val):
+                most = f"{MAX_AREA_KM2:,}"
+                chk.add(where, f"{key} {str(val)[:40]!r} must be a number from 0 to {most}")
         drawn = props.get("drawn_km2")
-        measured = computed is not None and isinstance(drawn, int | float) and drawn > 0
+        measured = computed is not None and _area(drawn) and drawn > 0
         if measured and abs(drawn - computed) > max(0.1, _AREA_TOLERANCE * computed):
             chk.add(
                 where,
@@ -716,6 +798,11 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
                 }
             )
     return pd.DataFrame(rows, columns=columns)
+
+
+def _area(value: object) -> bool:
+    """A finite number of km² from 0 to the Earth's surface (NaN fails every comparison)."""
+    return _is_number(value) and 0 <= value <= MAX_AREA_KM2
 
 
 def _front_in_its_country(poly, side, outlines: Outlines | None, chk: _Checker, where: str):
@@ -820,9 +907,14 @@ def _guarded(file: str, problems: list[Problem], load: Callable[[], Any]) -> Any
     """Run one file's loader; a case no check foresaw is that file's problem, not a crash."""
     try:
         return load()
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
-        problems.append(Problem(file, "", f"cannot be read: {type(exc).__name__}: {exc}"[:300]))
+    except READ_FAILURES as exc:
+        problems.append(Problem(file, "", f"cannot be read: {failure_text(exc, 280)}"))
         return None
+
+
+def unreadable(path: str | Path, exc: BaseException) -> StoryError:
+    """A StoryError for a failure no check foresaw (one of READ_FAILURES) while reading a story."""
+    return StoryError(path, [Problem(Path(path).name, "", f"cannot be read: {failure_text(exc)}")])
 
 
 def load_story(
@@ -834,6 +926,25 @@ def load_story(
     checked_places: pd.DataFrame | None = None,
 ) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing its problems.
+
+    Whatever a hostile folder holds, the only exception is StoryError (READ_FAILURES become one).
+    """
+    try:
+        return _load_story(path, limits, basemap, with_events, checked_places)
+    except StoryError:
+        raise
+    except READ_FAILURES as exc:
+        raise unreadable(path, exc) from exc
+
+
+def _load_story(
+    path: str | Path,
+    limits: Limits,
+    basemap: str | Path | None,
+    with_events: bool,
+    checked_places: pd.DataFrame | None,
+) -> Story:
+    """load_story's work.
 
     ``limits`` bound the tables (UPLOAD_LIMITS for a story that came as a zip). ``basemap`` is
     the countries GeoJSON that places and fronts are checked against (the one the map draws);
