@@ -44,10 +44,18 @@ from geo.story.details import convoy_details, front_details, place_details
 from geo.story.events_store import TABLE_COLUMNS, open_story, story_window
 from geo.story.export import events_geojson_parts, events_spreadsheet_parts
 from geo.story.library import DEFAULT_STORY, clean_stale, find_stories, user_stories_dir
-from geo.story.load import FIGURES, Story, StoryError, problem_text, story_words
+from geo.story.load import (
+    FIGURES,
+    Problem,
+    Story,
+    StoryError,
+    problem_text,
+    story_words,
+    unreadable,
+)
 from geo.story.pictures import PictureError, cached_svg
 from geo.story.storage import story_zip
-from geo.story.timeline import all_actors, events_per_day, held_area_long
+from geo.story.timeline import all_actors, chart_period, events_per_period, held_area_long
 from geo.story.urlstate import (
     LAYERS,
     TILES,
@@ -137,10 +145,25 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
 
 
 def get_story(story_id: str) -> tuple[Story, tuple[list[str], list[str], dict[str, str]]]:
-    """The story and its facets (categories, actors, source names), both cached per version."""
-    path = stories[story_id].path
-    fingerprint = _fingerprint(path)
-    return _load(str(path), fingerprint), _facets(str(path), fingerprint)
+    """The story and its facets (categories, actors, source names), both cached per version.
+
+    Raises StoryError, and nothing else, for a story that cannot be shown.
+    """
+    entry = stories[story_id]
+    if entry.problem:
+        raise StoryError(entry.path, [Problem("story.toml", "", entry.problem)])
+    try:
+        fingerprint = _fingerprint(entry.path)
+    except OSError as exc:  # the folder went away since it was listed
+        raise unreadable(entry.path, exc) from exc
+    return _load(str(entry.path), fingerprint), _facets(str(entry.path), fingerprint)
+
+
+def _story_label(story_id: str) -> str:
+    entry = stories[story_id]
+    if entry.problem:
+        return f"{entry.id} — cannot be shown ({entry.problem})"
+    return entry.title + ("" if entry.bundled else " (yours)")
 
 
 _static_ready()
@@ -232,7 +255,7 @@ with st.sidebar:
         story_id = st.selectbox(
             "Story",
             list(stories),
-            format_func=lambda s: stories[s].title + ("" if stories[s].bundled else " (yours)"),
+            format_func=_story_label,
             key="story_pick",
         )
     else:
@@ -244,6 +267,8 @@ with st.sidebar:
 try:
     story, (categories, actors, source_names) = get_story(story_id)
 except StoryError as exc:
+    if not WHOLE:  # the map will not paint: the picker must be there to choose another story
+        _whole_page()
     st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
     st.code(problem_text(exc), language=None)
     st.stop()
@@ -772,12 +797,17 @@ def _chapter_rules(chapters) -> alt.Chart:
 
 
 def _picture(chart: alt.TopLevelMixin) -> dict:
+    import altair as alt
+
     # Drawn as a picture that is scaled to its column (about 0.8x): type a little larger.
-    return (
-        chart.configure_axis(labelFontSize=12, titleFontSize=12)
-        .configure_legend(labelFontSize=12, symbolSize=90)
-        .to_dict()
-    )
+    # The rows are bounded already (MAX_BARS per family; the held area's changes only), so
+    # Altair's 5,000-row guard would only turn a long story into a traceback.
+    with alt.data_transformers.disable_max_rows():
+        return (
+            chart.configure_axis(labelFontSize=12, titleFontSize=12)
+            .configure_legend(labelFontSize=12, symbolSize=90)
+            .to_dict()
+        )
 
 
 def _chart_title(text: str) -> alt.Title:
@@ -800,7 +830,9 @@ def _chart_specs(
     s = _load(path, fingerprint)
     rules = _chapter_rules(s.chapters)
     evs = story_window(s, s.start, s.end, cats, acts)
-    per_day = events_per_day(evs, s.start, s.end)
+    # A long story is counted by week or month: at most MAX_BARS bars whatever its span.
+    period = chart_period(s.start, s.end)
+    per_day = events_per_period(evs, s.start, s.end, period)
     domain = alt.Scale(domain=[str(s.start), str(s.end)])
     bars = None
     if not per_day.empty and per_day.to_numpy().sum() > 0:
@@ -829,7 +861,8 @@ def _chart_specs(
             .properties(height=220, width=CHART_WIDTH)
         )
         bars = bars + rules
-        bars = _picture(bars.properties(title=_chart_title("Events per day, whole story")))
+        title = _chart_title(f"Events per {period}, whole story")
+        bars = _picture(bars.properties(title=title))
     area = held_area_long(s.fronts, s.start, s.end)
     line = None
     if not area.empty:

@@ -31,5 +31,7 @@ def failure_text(exc: BaseException, limit: int = 200) -> str:
         return "it is nested too deeply to read"
     if isinstance(exc, MemoryError):
         return "it is too big to read"
+    if isinstance(exc, DatelineError):
+        return " ".join(str(exc).split())[:limit]
     text = " ".join(f"{type(exc).__name__}: {exc}".split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

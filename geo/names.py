@@ -88,6 +88,10 @@ _PUNCT = re.compile("[" + re.escape(string.punctuation) + "]")
 _AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|xmpp|www)(?=[:.])")
 _JOINER = "\u2060"
 _NEWLINES = re.compile(r"\r\n|\r|\n|\u2028|\u2029|\x0b|\x0c|\x85")
+# Bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069): one in a story's
+# title reversed the rest of the heading, the story picker and the PNG caption. Shown text drops
+# them; the directions of Arabic and Hebrew letters need none of them.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 # Cells a spreadsheet would run as a formula (OWASP "CSV injection").
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
 
@@ -107,7 +111,14 @@ def _plain(value: object) -> str:
             return ""
     except ImportError:  # pragma: no cover
         pass
-    return str(value)
+    text = str(value)
+    return _BIDI.sub("", text) if not text.isascii() else text
+
+
+def one_line(value: object) -> str:
+    """``value`` as one line of shown text: bidi controls dropped, every run of white space
+    (line and paragraph separators too) one space."""
+    return " ".join(_plain(value).split())
 
 
 def literal(value: object, *, html: bool = False) -> str:

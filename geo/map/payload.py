@@ -128,41 +128,43 @@ def _fronts(story: Story) -> list[dict]:
     return out
 
 
+def _change_days(story: Story) -> list:
+    """The days on which what the map draws changes: a convoy position, a front's first day and
+    the day after its last. Bounded by the convoy's rows and the fronts, never by the span."""
+    days = {d.date() for d in story.convoy["date"]} if len(story.convoy) else set()
+    for f in story.fronts.itertuples():
+        days.add(f.valid_from.date())
+        days.add(f.valid_to.date() + timedelta(days=1))
+    return sorted(days)
+
+
 def _days(story: Story, convoy_ids: dict[str, int], front_ids: dict[str, int]) -> dict:
-    """For every day of the story with a convoy or a front: what is drawn on that day."""
+    """What is drawn from each change day on (``js/story.js`` takes the latest one on or before
+    the window's end): the convoy seen so far, where it is now, its routes, the fronts."""
     out = {}
-    day, last = story.start, story.end
-    # The convoy only changes on days with a new position: reuse the day before otherwise.
-    previous: tuple[int, dict] | None = None
-    while day <= last:
+    for day in _change_days(story):
         entry: dict = {}
-        seen_n = int((story.convoy["date"] <= pd.Timestamp(day)).sum()) if len(story.convoy) else 0
-        if previous is not None and previous[0] == seen_n:
-            entry.update(previous[1])
-        elif seen_n:
-            paths = convoy_paths(story.convoy, day)
-            if paths:
-                km = convoy_distance_km(story.convoy, day)
-                seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
-                entry["convoy"] = [convoy_ids[i] for i in seen["id"]]
-                entry["now"] = [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]]
-                entry["paths"] = [
-                    {
-                        "group": g,
-                        "coords": [[round(a, 5), round(b, 5)] for a, b in p],
-                        "tip": f"Route ({escape(g)}) · {km[g]:.0f} km so far",
-                    }
-                    for g, p in paths.items()
-                    if len(p) > 1
-                ]
-        previous = (seen_n, {k: entry[k] for k in ("convoy", "now", "paths") if k in entry})
+        paths = convoy_paths(story.convoy, day) if len(story.convoy) else {}
+        if paths:
+            km = convoy_distance_km(story.convoy, day)
+            seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
+            entry["convoy"] = [convoy_ids[i] for i in seen["id"]]
+            entry["now"] = [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]]
+            entry["paths"] = [
+                {
+                    "group": g,
+                    "coords": [[round(a, 5), round(b, 5)] for a, b in p],
+                    "tip": f"Route ({escape(g)}) · {km[g]:.0f} km so far",
+                }
+                for g, p in paths.items()
+                if len(p) > 1
+            ]
         if not story.fronts.empty:
             ids = [front_ids[i] for i in fronts_on(story.fronts, day)["id"]]
             if ids:
                 entry["fronts"] = ids
-        if entry:
-            out[day.isoformat()] = entry
-        day += timedelta(days=1)
+        # Kept when empty too: from that day on nothing is drawn (the enclave is gone).
+        out[day.isoformat()] = entry
     return out
 
 

@@ -112,7 +112,8 @@ def _text(value: Any, key: str, cap: int, say, *, one_line: bool = False) -> str
     if len(value) > cap:
         say(f"{key} is {len(value)} characters long; at most {cap}")
         return None
-    if _CONTROL.search(value) or (one_line and "\n" in value):
+    # splitlines(): U+2028 and U+2029 break a line too (a title's bold showed its "**").
+    if _CONTROL.search(value) or (one_line and len(value.splitlines()) > 1):
         say(f"{key} holds {'line breaks or ' if one_line else ''}control characters")
         return None
     what = markup_in(value)

@@ -10,7 +10,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from geo.names import is_slug
+from geo.bounded import InputError
+from geo.errors import READ_FAILURES, failure_text
+from geo.names import is_slug, one_line
+from geo.story.load import read_meta
 
 BUNDLED = Path(__file__).resolve().parents[2] / "data" / "stories"
 DEFAULT_STORY = "qalamoun-2017"
@@ -33,20 +36,55 @@ def user_stories_dir() -> Path:
 
 @dataclass(frozen=True)
 class StoryEntry:
-    """A story folder found on disk, before it is loaded."""
+    """A story folder found on disk, before it is loaded.
+
+    ``problem`` says why its story.toml cannot be read (the picker lists it as "cannot be
+    shown"); None when it can, which does not yet mean the story's other files are right.
+    """
 
     id: str
     title: str
     path: Path
     bundled: bool
+    problem: str | None = None
 
 
-def _title(path: Path) -> str:
+# The picker reads every folder's title on every page run: a title is read once per version of
+# its story.toml (inode, size, mtime), so a big or broken file costs one read, not one a run.
+_TITLES: dict[tuple, tuple[str, str | None]] = {}
+_TITLES_KEPT = 1_000
+
+
+def _title(path: Path) -> tuple[str, str | None]:
+    """(title, None) of a story folder, or (folder name, why story.toml cannot be read)."""
+    file = path / "story.toml"
     try:
-        title = tomllib.loads((path / "story.toml").read_text(encoding="utf-8-sig"))["title"]
-        return title if isinstance(title, str) and title.strip() else path.name
-    except (OSError, tomllib.TOMLDecodeError, KeyError, UnicodeDecodeError):
-        return path.name
+        st = file.stat()
+    except OSError as exc:
+        return path.name, failure_text(exc)
+    key = (str(file), st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if key not in _TITLES:
+        if len(_TITLES) >= _TITLES_KEPT:
+            _TITLES.clear()
+        _TITLES[key] = _read_title(path)
+    return _TITLES[key]
+
+
+def _read_title(path: Path) -> tuple[str, str | None]:
+    try:
+        _, meta = read_meta(path / "story.toml")
+    except InputError as exc:
+        return path.name, f"story.toml {exc}"
+    except UnicodeDecodeError:
+        return path.name, "story.toml is not UTF-8 text"
+    except tomllib.TOMLDecodeError:
+        return path.name, "story.toml is not valid TOML"
+    except READ_FAILURES as exc:
+        return path.name, f"story.toml cannot be read ({failure_text(exc)})"
+    title = meta.get("title")
+    if not isinstance(title, str) or not one_line(title):
+        return path.name, None
+    return one_line(title), None
 
 
 def clean_stale(folder: Path, older_than: float = STALE_SECONDS) -> list[str]:
@@ -82,5 +120,6 @@ def find_stories(*folders: Path) -> dict[str, StoryEntry]:
             if not is_slug(path.name) or path.name in found:
                 continue
             if (path / "story.toml").is_file():
-                found[path.name] = StoryEntry(path.name, _title(path), path, bundled=n == 0)
+                title, problem = _title(path)
+                found[path.name] = StoryEntry(path.name, title, path, n == 0, problem)
     return found

@@ -18,7 +18,7 @@ from shapely.geometry import shape
 from geo.bounded import InputError, json_loads, read_text, toml_loads
 from geo.errors import READ_FAILURES, DatelineError, failure_text
 from geo.geometry import polygon_area_km2
-from geo.names import SLUG, is_slug
+from geo.names import SLUG, is_slug, one_line
 from geo.story import checks
 from geo.story.chapters import Chapter, Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
@@ -132,6 +132,10 @@ MAX_FRONTS = 2_000
 # characters and 500 sources fit in a quarter of this. A bigger one is refused unread.
 MAX_TOML_BYTES = 512_000
 MAX_SOURCES = 500
+# A convoy is a few dozen positions (the bundled story has 21). The map's payload repeats the
+# route so far on each day the convoy moves, so it grows with the square of this: 300 positions
+# on 300 days are at most about a megabyte.
+MAX_CONVOY_ROWS = 300
 # What story.toml may hold at its top level (docs/story-format.md); anything else is a typo or
 # a payload, and is refused with its line.
 META_KEYS = (
@@ -461,8 +465,11 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
         if key not in meta:
             chk.add("", f"missing key {key!r}")
     for key in ("id", "title", "summary"):
-        if key in meta and (not isinstance(meta[key], str) or not meta[key].strip()):
+        if key in meta and (not isinstance(meta[key], str) or not one_line(meta[key])):
             chk.add("", f"{key} must be a non-empty string")
+    if isinstance(meta.get("title"), str):
+        # Shown as a heading, in the picker and in a PNG's caption: one line, no bidi controls.
+        meta["title"] = one_line(meta["title"])
     if isinstance(meta.get("id"), str) and not is_slug(meta["id"]):
         chk.add("", f"id {meta['id']!r} must be lowercase letters, digits and '-'")
     span = meta.get("span")
@@ -674,7 +681,7 @@ def _load_convoy(path: Path, problems, span, place_ids, source_ids) -> pd.DataFr
     if not file.exists():
         return pd.DataFrame({c: pd.Series(dtype="object") for c in CONVOY_COLUMNS})
     required = {"id", "date", "group", "radius_m", "status", "note", "source"}
-    df = _read_csv(file, CONVOY_COLUMNS, required, chk)
+    df = _read_csv(file, CONVOY_COLUMNS, required, chk, Limits(max_rows=MAX_CONVOY_ROWS))
     if df is None:
         return None
     _row_checks(df, required, place_ids, source_ids, chk)

@@ -7,7 +7,6 @@ import io
 import os
 import shutil
 import tempfile
-import tomllib
 import zipfile
 import zlib
 from pathlib import Path
@@ -15,11 +14,14 @@ from pathlib import Path
 import pandas as pd
 import tomli_w
 
+from geo.bounded import toml_loads
+from geo.errors import READ_FAILURES
 from geo.names import is_slug, slugify
 from geo.story.export import events_csv
 from geo.story.library import BUNDLED, TEMP_PREFIX
 from geo.story.load import (
     CONVOY_COLUMNS,
+    MAX_TOML_BYTES,
     PLACE_COLUMNS,
     Limits,
     Story,
@@ -176,14 +178,14 @@ def story_zip(path: Path) -> bytes:
     return buf.getvalue()
 
 
-def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
+def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, too_big: str) -> bytes:
     """One member's bytes, read in chunks and stopped as soon as ``budget`` is passed."""
     out = io.BytesIO()
     with zf.open(info) as fh:
         while chunk := fh.read(_CHUNK):
             out.write(chunk)
             if out.tell() > budget:
-                raise ValueError(f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB")
+                raise ValueError(too_big)
     return out.getvalue()
 
 
@@ -215,10 +217,17 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
             raise ValueError(f"{name} is encrypted; upload a zip without a password")
         if info.compress_type not in _METHODS:
             raise ValueError(f"{name} uses a compression method Dateline cannot read")
-        if info.file_size > left:
-            raise ValueError(f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB")
+        # story.toml is refused here, before it is written anywhere, as the loader would.
+        budget, too_big = left, f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB"
+        if name == "story.toml" and left > MAX_TOML_BYTES:
+            budget, too_big = (
+                MAX_TOML_BYTES,
+                f"story.toml is larger than {MAX_TOML_BYTES // 1000} KB",
+            )
+        if info.file_size > budget:
+            raise ValueError(too_big)
         try:
-            files[name] = _inflate(zf, info, left)
+            files[name] = _inflate(zf, info, budget, too_big)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
             raise ValueError(f"{name} in the zip is damaged ({exc})") from exc
         except (RuntimeError, NotImplementedError) as exc:  # zipfile: encrypted, unknown method
@@ -231,9 +240,14 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
 
 def zip_story_id(files: dict[str, bytes], filename: str) -> str:
     """The folder name for an uploaded story: its story.toml id, else the zip's name."""
+    data = files["story.toml"]
     try:
-        sid = tomllib.loads(files["story.toml"].decode("utf-8-sig")).get("id", "")
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        sid = (
+            toml_loads(data.decode("utf-8-sig")).get("id", "")
+            if len(data) <= MAX_TOML_BYTES
+            else ""
+        )
+    except READ_FAILURES:  # the loader says what is wrong with it
         sid = ""
     return sid if is_slug(sid) else slugify(Path(filename).stem, "story")
 

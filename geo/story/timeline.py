@@ -92,6 +92,33 @@ def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame
     return table.astype(int)
 
 
+# A timeline chart shows at most this many bars per family: a day each for a story of up to
+# about 13 months, a week each up to about 7.5 years, a month each beyond (20 years: 240).
+MAX_BARS = 400
+PERIODS = (("day", "D"), ("week", "W-MON"), ("month", "MS"))
+
+
+def chart_period(start: date, end: date) -> str:
+    """The period a whole-story chart counts by: "day", "week" or "month"."""
+    days = (_ts(end) - _ts(start)).days + 1
+    if days <= MAX_BARS:
+        return "day"
+    return "week" if days <= 7 * MAX_BARS else "month"
+
+
+def events_per_period(events: pd.DataFrame, start: date, end: date, period: str) -> pd.DataFrame:
+    """``events_per_day`` summed by ``period`` ("day", "week" from Mondays, "month"); each row
+    is labelled by the period's first day."""
+    table = events_per_day(events, start, end)
+    if period == "day" or table.empty:
+        return table
+    freq = dict(PERIODS)[period]
+    # Weeks are labelled by the Monday that starts them (closed and labelled on the left).
+    out = table.resample(freq, closed="left", label="left").sum()
+    out.columns.name = table.columns.name
+    return out
+
+
 def convoy_until(convoy: pd.DataFrame, day: date) -> pd.DataFrame:
     """The convoy's positions up to and including ``day``."""
     return convoy[convoy["date"] <= _ts(day)]
@@ -175,4 +202,19 @@ def held_area_long(fronts: pd.DataFrame, start: date, end: date) -> pd.DataFrame
         keep &= filled.notna()
         for day in series.index[keep]:
             rows.append((day, side, float(filled[day]), bool(carried[day])))
-    return pd.DataFrame(rows, columns=["day", "side", "km2", "carried"])
+    out = pd.DataFrame(rows, columns=["day", "side", "km2", "carried"])
+    if len(out) > MAX_BARS:
+        # A long story: only the days a side's figure changes, and its last day (the chart steps
+        # from one to the next), so the rows grow with the fronts, not with the days.
+        keep = _changes(out)
+        out = out[keep].reset_index(drop=True)
+    return out
+
+
+def _changes(rows: pd.DataFrame) -> pd.Series:
+    """Rows whose (km2, carried) differs from the same side's row before, and each side's last."""
+    side = rows["side"]
+    new_side = side.ne(side.shift())
+    changed = rows["km2"].ne(rows["km2"].shift()) | rows["carried"].ne(rows["carried"].shift())
+    last = side.ne(side.shift(-1))
+    return new_side | changed | last

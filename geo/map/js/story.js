@@ -76,6 +76,8 @@
     function Story(map, data) {
         this.map = map;
         this.data = data;
+        // The days on which the convoy or the enclave changes, in order (ISO dates sort as text).
+        this.changes = Object.keys(data.days).sort();
         this.group = L.layerGroup().addTo(map);
         this.drawn = 0;       // draws so far: an animation stops when a newer draw starts
         this.before = null;   // the last draw's day and the convoy's positions by group
@@ -127,6 +129,17 @@
         L.Util.requestAnimFrame(frame);
     };
 
+    // What is drawn on ``iso``: the entry of the latest change on or before it (or nothing). The
+    // payload lists changes only, so it grows with the convoy and the enclave, not the span.
+    Story.prototype.on = function (iso) {
+        var keys = this.changes, lo = 0, hi = keys.length;
+        while (lo < hi) {
+            var mid = (lo + hi) >> 1;
+            if (keys[mid] <= iso) { lo = mid + 1; } else { hi = mid; }
+        }
+        return lo ? this.data.days[keys[lo - 1]] : {};
+    };
+
     Story.prototype.draw = function (s) {
         // The window a "Download PNG" picture is captioned with (js/png.js).
         window.dlPngWindow = {start: s.start, end: s.end};
@@ -135,7 +148,7 @@
         group.clearLayers();
         window.dlByKey = {};
         window.dlCircles = [];
-        var day = data.days[s.end] || {};
+        var day = this.on(s.end);
         var evs = windowEvents(data, s);
         var points = [], labels = [], marks = [], keep = [];
         var placeHasEvents = {};

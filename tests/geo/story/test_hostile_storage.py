@@ -54,7 +54,7 @@ def test_inflating_stops_at_the_running_budget():
     zf = zipfile.ZipFile(io.BytesIO(data))
     info = zf.getinfo("events.csv")
     with pytest.raises(ValueError, match="unpacks to more than"):
-        storage._inflate(zf, info, 1 << 20)
+        storage._inflate(zf, info, 1 << 20, "the zip unpacks to more than 1 MB")
 
 
 def _entry_flags(flag_or_method: str) -> bytes:
