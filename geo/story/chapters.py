@@ -10,6 +10,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from geo.story.timeline import in_window
+from geo.story.urlstate import url_int
 
 if TYPE_CHECKING:
     from geo.story.load import Story
@@ -40,7 +41,6 @@ _MARKUP = (
     (re.compile(r"(?m)^\s{0,3}#{1,6}\s"), "a Markdown heading"),
 )
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-_NUMBER = re.compile(r"[1-9][0-9]{0,2}")
 
 Bounds = tuple[tuple[float, float], tuple[float, float]]
 
@@ -351,10 +351,10 @@ def chapter_for_url(value: Any, chapters: Sequence[Chapter]) -> Chapter | None:
     """The chapter a ``chapter=N`` value names (1-based), or None for anything else."""
     if isinstance(value, list | tuple):
         value = value[0] if len(value) == 1 else None
-    if not isinstance(value, str) or not _NUMBER.fullmatch(value):
+    if not isinstance(value, str):
         return None
-    n = int(value)
-    return chapters[n - 1] if n <= len(chapters) else None
+    n = url_int(value, 1, len(chapters))
+    return None if n is None else chapters[n - 1]
 
 
 def short_label(title: str, limit: int = MARK_LABEL) -> str:

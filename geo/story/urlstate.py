@@ -26,6 +26,45 @@ class View:
     selected: str | None = None  # "place:baalbek", "convoy:c3", "front:lb-0822"
 
 
+# --- the one strict reader of a link's values -----------------------------------------------------
+# A link is typed by anyone. Python's int(), float() and isdigit() take any script's digits
+# ("²", "٣", "１"), and date.fromisoformat() takes "20170801" and week dates: every value is
+# matched against ASCII patterns first, with a length bound, and only then converted.
+MAX_PARAM_CHARS = 2_000
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")  # canonical: no leading zero
+_DECIMAL = re.compile(r"-?[0-9]{1,3}(?:\.[0-9]{1,6})?")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def url_int(value: object, lo: int, hi: int) -> int | None:
+    """A whole number from ``lo`` to ``hi`` in ASCII digits, no leading zero; else None."""
+    text = _first(value)
+    if not _INT.fullmatch(text):
+        return None
+    n = int(text)
+    return n if lo <= n <= hi else None
+
+
+def url_decimal(value: object, lo: float, hi: float) -> float | None:
+    """A decimal such as ``-34.25`` (at most 3 digits, 6 decimals) from ``lo`` to ``hi``."""
+    text = _first(value)
+    if not _DECIMAL.fullmatch(text):
+        return None
+    x = float(text)
+    return x if lo <= x <= hi else None
+
+
+def url_day(value: object) -> date | None:
+    """A ``YYYY-MM-DD`` date in ASCII digits, else None (2017-02-30 too)."""
+    text = _first(value)
+    if not _DAY.fullmatch(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 def _clip(value: str, limit: int = 40) -> str:
     """A raw value short enough for a one-line notice (the app shows it as text, never markup)."""
     return value if len(value) <= limit else value[: limit - 1] + "…"
@@ -37,9 +76,10 @@ def _listed(values: list[str], most: int = 5) -> str:
 
 
 def _first(value) -> str:
+    """A parameter's (first) value as text, cut to MAX_PARAM_CHARS: no value is longer."""
     if isinstance(value, list | tuple):
-        return str(value[0]) if value else ""
-    return str(value)
+        value = value[0] if value else ""
+    return ("" if value is None else str(value))[:MAX_PARAM_CHARS]
 
 
 def parse_view(
@@ -68,9 +108,8 @@ def parse_view(
         if key not in params:
             continue
         raw = _first(params[key])
-        try:
-            day = date.fromisoformat(raw)
-        except ValueError:
+        day = url_day(raw)
+        if day is None:
             notices.append(f"Ignored {key}={_clip(raw)!r}: not a date (YYYY-MM-DD).")
             continue
         if not lo <= day <= hi:
@@ -144,7 +183,6 @@ def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dic
 # --- the map's own view: base layer, zoom and centre ---------------------------------------------
 TILES = ("offline", "osm", "topo", "sat")
 MIN_ZOOM, MAX_ZOOM = 2, 14
-_NUMBER = re.compile(r"-?\d{1,3}(\.\d{1,6})?")
 
 
 def parse_tiles(value: object, default: str = "offline") -> str:
@@ -157,16 +195,14 @@ def parse_map_view(zoom: object, center: object) -> tuple[int, tuple[float, floa
     """(zoom, (lat, lon)) from ``zoom=9&center=34.2,36.5``, or None unless both are sane."""
     if zoom is None or center is None:
         return None
-    z, c = _first(zoom), _first(center)
-    if not z.isdigit() or not MIN_ZOOM <= int(z) <= MAX_ZOOM:
+    z = url_int(zoom, MIN_ZOOM, MAX_ZOOM)
+    parts = _first(center).split(",")
+    if z is None or len(parts) != 2:
         return None
-    parts = c.split(",")
-    if len(parts) != 2 or not all(_NUMBER.fullmatch(x) for x in parts):
+    lat, lon = url_decimal(parts[0], -85, 85), url_decimal(parts[1], -180, 180)
+    if lat is None or lon is None:
         return None
-    lat, lon = float(parts[0]), float(parts[1])
-    if not (-85 <= lat <= 85 and -180 <= lon <= 180):
-        return None
-    return int(z), (lat, lon)
+    return z, (lat, lon)
 
 
 def map_view_params(zoom: int, center: tuple[float, float]) -> dict[str, str]:
