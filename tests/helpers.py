@@ -164,3 +164,80 @@ def app_run(state: dict | None = None, **params: str):
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+# --- the six ways a story broke every page (issue 23) -------------------------------------------
+# Built from the mini story; tests, the fuzz suite and bench/hostile.py share them.
+
+
+def _set_toml(story: Path, old: str, new: str) -> None:
+    replace(story / "story.toml", old, new)
+
+
+def deep_toml_story(dest: Path, depth: int = 5_000, name: str = "deep-toml") -> Path:
+    """The mini story whose story.toml holds an array nested ``depth`` deep."""
+    story = dest / name
+    shutil.copytree(MINI, story)
+    with open(story / "story.toml", "a", encoding="utf-8") as fh:
+        fh.write("\nnested = " + "[" * depth + "]" * depth + "\n")
+    return story
+
+
+def deep_fronts_story(dest: Path, depth: int = 100_000, name: str = "deep-fronts") -> Path:
+    """The mini story whose fronts.geojson nests ``depth`` arrays in a feature's geometry."""
+    story = dest / name
+    shutil.copytree(MINI, story)
+    deep = "[" * depth + "]" * depth
+    (story / "fronts.geojson").write_text(
+        '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, '
+        f'"geometry": {{"type": "Polygon", "coordinates": {deep}}}}}]}}',
+        encoding="utf-8",
+    )
+    return story
+
+
+def story_zip_with_toml(extra: str, method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip of the mini story whose story.toml ends with ``extra`` (compressed hard)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method, compresslevel=9) as zf:
+        for f in sorted(MINI.iterdir()):
+            text = f.read_bytes()
+            if f.name == "story.toml":
+                text += ("\n" + extra + "\n").encode("utf-8")
+            zf.writestr(f.name, text)
+    return buf.getvalue()
+
+
+def huge_array_toml(items: int) -> str:
+    """A top-level key holding an array of ``items`` zeros (30 M: a 60 MB line, 78 KB zipped)."""
+    return "huge = [" + "0," * items + "]"
+
+
+def spanned_story(dest: Path, start: str, end: str, name: str = "long-span") -> Path:
+    """The mini story with its span set to ``start`` .. ``end`` (dates as TOML writes them)."""
+    story = dest / name
+    shutil.copytree(MINI, story)
+    _set_toml(
+        story,
+        "span = { start = 2017-08-01, end = 2017-08-31 }",
+        f"span = {{ start = {start}, end = {end} }}",
+    )
+    return story
+
+
+def many_days_story(dest: Path, events: int = 12_000, name: str = "many-days") -> Path:
+    """A story of 20 years with ``events`` events spread over its days in six categories: far
+    more than Altair's 5,000 (day, family) rows."""
+    import datetime as dt
+
+    story = spanned_story(dest, "1998-01-01", "2017-12-31", name)
+    header = (MINI / "events.csv").read_text(encoding="utf-8").splitlines()[0]
+    cats = ("battle", "airstrike", "convoy", "speech", "captives", "handover")
+    first = dt.date(1998, 1, 1)
+    rows = [
+        f"e{n},{first + dt.timedelta(days=(n * 7) % 7300)},,arsal,{cats[n % 6]},,Event {n}.,"
+        ",,,,,,,,,,test,,claimed,"
+        for n in range(events)
+    ]
+    (story / "events.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return story

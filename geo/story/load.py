@@ -132,6 +132,12 @@ MAX_FRONTS = 2_000
 # characters and 500 sources fit in a quarter of this. A bigger one is refused unread.
 MAX_TOML_BYTES = 512_000
 MAX_SOURCES = 500
+SOURCE_KEYS = ("id", "publication", "date", "url")
+# Text lengths: a title is a line (the bundled one has 99 characters), a summary a paragraph
+# (1,203), a source's publication or address a line (227).
+MAX_TITLE = 300
+MAX_SUMMARY = 5_000
+MAX_FIELD = 2_000
 # A convoy is a few dozen positions (the bundled story has 21). The map's payload repeats the
 # route so far on each day the convoy moves, so it grows with the square of this: 300 positions
 # on 300 days are at most about a megabyte.
@@ -470,12 +476,18 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
     if isinstance(meta.get("title"), str):
         # Shown as a heading, in the picker and in a PNG's caption: one line, no bidi controls.
         meta["title"] = one_line(meta["title"])
+    for key, most in (("title", MAX_TITLE), ("summary", MAX_SUMMARY)):
+        if isinstance(meta.get(key), str) and len(meta[key]) > most:
+            chk.add("", f"{key} is {len(meta[key]):,} characters long; at most {most:,}")
+    if "draft" in meta and not isinstance(meta["draft"], bool):
+        chk.add("", "draft must be true or false")
     if isinstance(meta.get("id"), str) and not is_slug(meta["id"]):
         chk.add("", f"id {meta['id']!r} must be lowercase letters, digits and '-'")
     span = meta.get("span")
     if span is not None:
         # A TOML datetime is a date subclass that cannot be compared with dates.
-        ok = isinstance(span, dict) and all(_is_day(span.get(k)) for k in ("start", "end"))
+        ok = isinstance(span, dict) and set(span) == {"start", "end"}
+        ok = ok and all(_is_day(span.get(k)) for k in ("start", "end"))
         if not ok:
             chk.add("", "span must be { start = YYYY-MM-DD, end = YYYY-MM-DD }")
             meta.pop("span")
@@ -490,7 +502,12 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
             chk.add("", f"span covers {days:,} days; a story covers at most {MAX_SPAN_DAYS:,}")
             meta.pop("span")
     dl = meta.get("dateline")
-    if dl is not None and not (isinstance(dl, dict) and is_slug(dl.get("place"))):
+    if dl is not None and not (
+        isinstance(dl, dict)
+        and is_slug(dl.get("place"))
+        and set(dl) <= {"place", "date"}
+        and ("date" not in dl or _in_range(dl["date"]))
+    ):
         chk.add("", "dateline must be { place = <places.csv id>, date = YYYY-MM-DD }")
         meta.pop("dateline")
     marks = meta.get("landmarks")
@@ -502,6 +519,7 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
         center = view.get("center") if isinstance(view, dict) else None
         zoom = view.get("zoom", 8) if isinstance(view, dict) else None
         ok = isinstance(zoom, int) and not isinstance(zoom, bool) and 0 <= zoom <= 20
+        ok = ok and set(view) <= {"center", "zoom"}
         ok = ok and (
             center is None
             or (
@@ -544,6 +562,16 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
                 bad = [k for k, v in src.items() if k != "date" and not isinstance(v, str)]
                 if bad or ("date" in src and not _in_range(src["date"])):
                     chk.add(f"source {n}", "fields must be text (date: YYYY-MM-DD)")
+                unknown = [k for k in src if k not in SOURCE_KEYS]
+                if unknown:
+                    chk.add(
+                        f"source {n}",
+                        f"unknown key(s) {_clip(', '.join(unknown))}"
+                        f" (expected {', '.join(SOURCE_KEYS)})",
+                    )
+                long = [k for k, v in src.items() if isinstance(v, str) and len(v) > MAX_FIELD]
+                if long:
+                    chk.add(f"source {n}", f"{', '.join(long)}: at most {MAX_FIELD:,} characters")
                 if src["id"] in seen:
                     chk.add(f"source {n}", f"id {src['id']!r} is used twice")
                 seen.add(src["id"])
