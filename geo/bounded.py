@@ -116,7 +116,8 @@ def toml_loads(text: str, *, max_depth: int = MAX_DEPTH) -> dict[str, Any]:
     """``tomllib.loads`` for hostile text: nesting beyond ``max_depth`` is refused first."""
     _check_depth(text, _TOML_TOKENS, max_depth)
     doc = tomllib.loads(text)
-    if value_depth(doc, max_depth) > max_depth:
+    # The document is a table itself: one level more than its deepest brackets.
+    if value_depth(doc, max_depth + 1) > max_depth + 1:
         raise InputError(f"is nested more than {max_depth} levels deep")
     return doc
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from geo.names import html_text, is_slug, literal, spreadsheet_cell
+from geo.names import html_text, is_slug, literal, one_line, spreadsheet_cell
 
 
 @pytest.mark.parametrize(
@@ -102,3 +102,30 @@ def test_literal_breaks_bare_addresses(text: str):
     decoded = html.unescape(literal(text))
     gfm = r"(https?://|www\.)[-.\w]+|[-.\w+]+@[-\w]+(\.[-\w]+)+"
     assert not re.search(gfm, decoded, re.I)
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+@pytest.mark.parametrize("show", [literal, html_text, one_line])
+def test_bidi_controls_never_reach_the_page(show):
+    shown = show(f"Baalbek{BIDI} celebrates \u202eesrever")
+    assert not any(c in shown for c in BIDI)
+    assert "Baalbek" in shown and "esrever" in shown
+
+
+def test_arabic_and_hebrew_letters_are_kept():
+    assert one_line("بعلبك and עברית") == "بعلبك and עברית"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a\u2028b", "a b"),
+        ("a\u2029b", "a b"),
+        ("  a \n\n b\x85c ", "a b c"),
+        ("\u202e", ""),
+    ],
+)
+def test_one_line_folds_every_line_break(text, expected):
+    assert one_line(text) == expected

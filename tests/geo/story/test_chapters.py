@@ -243,6 +243,11 @@ BROKEN = [
         " select, view)",
     ),
     (
+        'title = "An offensive starts"',
+        'title = "An offensive\u2028starts"',  # a line separator broke the title's bold
+        "story.toml:chapter 1 (An offensive starts), line 17: title holds line breaks",
+    ),
+    (
         "start = 2017-08-30",
         "start = 2017-08-20",
         f"story.toml:{C3}: starts 2017-08-20, before chapter 2 (2017-08-27): chapters go in date"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from geo.story.urlstate import (
     LAYERS,
@@ -14,7 +16,12 @@ from geo.story.urlstate import (
     parse_tiles,
     parse_view,
     to_params,
+    url_day,
+    url_decimal,
+    url_int,
 )
+
+PARAM_NAMES = ("story", "from", "to", "cat", "actor", "layers", "sel", "zoom", "center", "tiles")
 
 SPANS = {
     "mini": (date(2017, 8, 1), date(2017, 8, 31)),
@@ -326,3 +333,92 @@ def test_map_view_round_trip():
     params = map_view_params(11, (34.123456, 36.654321))
     assert params == {"zoom": "11", "center": "34.1235,36.6543"}
     assert parse_map_view(params["zoom"], params["center"]) == (11, (34.1235, 36.6543))
+
+
+# --- one strict reader for every value: ASCII digits, canonical form, ranges --------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("9", 9),
+        ("14", 14),
+        ("2", 2),
+        ("²", None),  # '²'.isdigit() is True and int('²') raises
+        ("٣", None),  # Arabic-Indic three: int() takes it
+        ("１０", None),  # full-width digits
+        ("09", None),
+        ("+9", None),
+        (" 9", None),
+        ("9\n", None),
+        ("1", None),  # below the range
+        ("15", None),  # above it
+        ("9" * 5000, None),
+        (["9", "10"], 9),
+        ([], None),
+        (None, None),
+    ],
+)
+def test_url_int(value, expected):
+    assert url_int(value, 2, 14) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("34.25", 34.25),
+        ("-180", -180.0),
+        ("34.1234567", None),
+        ("٣٤.٢", None),
+        ("1e2", None),
+        ("nan", None),
+        ("inf", None),
+        ("181", None),
+        (".5", None),
+    ],
+)
+def test_url_decimal(value, expected):
+    assert url_decimal(value, -180, 180) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2017-08-19", date(2017, 8, 19)),
+        ("20170819", None),  # date.fromisoformat takes it
+        ("2017-W33-6", None),
+        ("２０１７-08-19", None),
+        ("2017-02-30", None),
+        ("2017-08-19T00:00", None),
+    ],
+)
+def test_url_day(value, expected):
+    assert url_day(value) == expected
+
+
+def test_a_superscript_zoom_is_ignored_not_a_crash():
+    assert parse_map_view("²", "34,36") is None
+    assert parse_map_view("9", "34,36") == (9, (34.0, 36.0))
+
+
+URL_TEXT = st.text(max_size=60) | st.sampled_from(
+    ["²", "٣", "9", "34.1,36.5", "2017-08-19", "place:baalbek", "offensive,speech", "", "-0"]
+)
+
+
+@given(st.dictionaries(st.sampled_from(PARAM_NAMES) | st.text(max_size=8), URL_TEXT, max_size=8))
+def test_any_query_string_gives_a_view_and_notices_never_an_exception(params):
+    view, notices = parse(params)
+    assert SPANS[view.story][0] <= view.start <= view.end <= SPANS[view.story][1]
+    assert all(isinstance(n, str) and len(n) < 400 for n in notices)
+    parse_map_view(params.get("zoom"), params.get("center"))
+    assert parse_tiles(params.get("tiles")) in ("offline", "osm", "topo", "sat")
+
+
+@given(URL_TEXT, URL_TEXT)
+def test_any_zoom_and_centre_are_read_or_refused(zoom, center):
+    out = parse_map_view(zoom, center)
+    if out is not None:
+        z, (lat, lon) = out
+        assert 2 <= z <= 14 and -85 <= lat <= 85 and -180 <= lon <= 180
+        assert zoom.isascii() and center.isascii()
