@@ -795,6 +795,77 @@ def _contribution(m: _Match) -> dict[str, float]:
     return {}
 
 
+# Anchor grid cells: NEIGHBOUR_KM / 110 degrees of latitude (a degree of latitude is 111 km) by
+# as many of longitude.
+_CELL_DEG = NEIGHBOUR_KM / 110.0
+_LON_CELLS = math.ceil(360 / _CELL_DEG)
+# NEIGHBOUR_KM as an angle on sphere_km's sphere.
+_NEIGHBOUR_RAD = NEIGHBOUR_KM / 6371.0088
+
+
+class _Anchors:
+    """Points named in the article, by name, in grid cells: which other names lie within
+    NEIGHBOUR_KM of a point, looking only at the cells that can hold them."""
+
+    def __init__(self) -> None:
+        # (latitude band, longitude cell) -> name -> distinct points.
+        self.cells: dict[tuple[int, int], dict[str, set[tuple[float, float]]]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self.cells)
+
+    def add(self, key: str, point: tuple[float, float]) -> None:
+        cell = (math.floor(point[0] / _CELL_DEG), _lon_cell(point[1]))
+        self.cells.setdefault(cell, {}).setdefault(key, set()).add(point)
+
+    def near(self, point: tuple[float, float], key: str, cap: int | None = None) -> int:
+        """How many names other than ``key`` have a point within NEIGHBOUR_KM of ``point``
+        (at most ``cap``)."""
+        if not self.cells:
+            return 0
+        lat, lon = point
+        found: set[str] = set()
+        for cell in _cells_within(lat, lon):
+            names = self.cells.get(cell)
+            if not names:
+                continue
+            for k, pts in names.items():
+                if k == key or k in found:
+                    continue
+                # A degree of latitude is 111 km: most points are ruled out before any
+                # trigonometry.
+                if any(
+                    abs(pt[0] - lat) <= _CELL_DEG and sphere_km(pt, point) <= NEIGHBOUR_KM
+                    for pt in pts
+                ):
+                    found.add(k)
+                    if cap is not None and len(found) >= cap:
+                        return cap
+        return len(found)
+
+
+def _lon_cell(lon: float) -> int:
+    return math.floor((lon + 180.0) / _CELL_DEG) % _LON_CELLS
+
+
+def _cells_within(lat: float, lon: float) -> list[tuple[int, int]]:
+    """The grid cells that hold every point within NEIGHBOUR_KM of (lat, lon) (and a few more)."""
+    bands = range(
+        math.floor((lat - _CELL_DEG) / _CELL_DEG), math.floor((lat + _CELL_DEG) / _CELL_DEG) + 1
+    )
+    # The widest longitude a circle of NEIGHBOUR_KM around the point reaches, with a margin;
+    # near a pole it reaches every longitude.
+    reach = math.sin(_NEIGHBOUR_RAD) / max(math.cos(math.radians(lat)), 1e-12)
+    if reach >= 0.5:
+        lon_cells: range | list[int] = range(_LON_CELLS)
+    else:
+        dlon = math.degrees(math.asin(reach)) * 1.01 + 1e-6
+        lo = math.floor((lon - dlon + 180.0) / _CELL_DEG)
+        hi = math.floor((lon + dlon + 180.0) / _CELL_DEG)
+        lon_cells = sorted({c % _LON_CELLS for c in range(lo, hi + 1)})
+    return [(b, c) for b in bands for c in lon_cells]
+
+
 class _Votes:
     """Country support over the whole article, and each name's own share of it.
 
@@ -813,10 +884,13 @@ class _Votes:
         self.own: dict[str, Counter[str]] = {}
         # First-level divisions named ("Kentucky", "Ky.", "Paris, Texas"): "US.KY" -> names.
         self.divisions: dict[str, set[str]] = {}
-        # (name, point) of the places a first pass chose: see neighbours().
-        self.anchors: list[tuple[str, tuple[float, float]]] = []
-        # (name, division) of those of them whose first-level division is known.
-        self.anchor_divisions: list[tuple[str, str]] = []
+        # The places a first pass chose (see neighbours()), each name's distinct points once,
+        # by grid cell: a name repeated a thousand times is one entry, and a place looks only
+        # at the cells within NEIGHBOUR_KM of it (a scan of every mention made long articles
+        # quadratic).
+        self.anchors = _Anchors()
+        # First-level division -> names of those of them inside it.
+        self.anchor_divisions: dict[str, set[str]] = {}
         # Country -> (name, sentence) of the first-level divisions named: see listed_with().
         self.division_sentences: dict[str, set[tuple[str, int]]] = {}
         self.tokens = tokens
@@ -847,23 +921,23 @@ class _Votes:
             elif tok.key in states:
                 self.total["US"] += 1
 
-    def neighbours(self, place: GazetteerPlace, key: str) -> int:
+    def add_anchor(self, key: str, place: GazetteerPlace) -> None:
+        """A place the first pass chose for the name ``key``: see neighbours()."""
+        self.anchors.add(key, place.point)
+        if place.division:
+            self.anchor_divisions.setdefault(place.division, set()).add(key)
+
+    def neighbours(self, place: GazetteerPlace, key: str, cap: int | None = None) -> int:
         """How many other names of the article were first placed within NEIGHBOUR_KM of it; for
-        a first-level division, inside it ("Toronto" for Ontario)."""
+        a first-level division, inside it ("Toronto" for Ontario). With ``cap``, counting stops
+        there (the answer is min(count, cap))."""
         if place.source == "area" and place.id.startswith("adm1:") and place.division:
-            return len({k for k, d in self.anchor_divisions if k != key and d == place.division})
-        if not self.anchors or place.radius_m > ANCHOR_RADIUS_M:
+            inside = self.anchor_divisions.get(place.division, ())
+            count = len(inside) - (key in inside)
+            return count if cap is None else min(count, cap)
+        if place.radius_m > ANCHOR_RADIUS_M:
             return 0
-        lat = place.lat
-        # A degree of latitude is 111 km: most anchors are ruled out before any trigonometry.
-        span = NEIGHBOUR_KM / 110.0
-        return len(
-            {
-                k for k, pt in self.anchors
-                if k != key and abs(pt[0] - lat) <= span
-                and sphere_km(pt, place.point) <= NEIGHBOUR_KM
-            }
-        )  # fmt: skip
+        return self.anchors.near(place.point, key, cap)
 
     def division_named(self, place: GazetteerPlace, key: str) -> bool:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
@@ -961,7 +1035,7 @@ def _ranked(
     def score(k: int) -> float:
         p, value, alternate, rest = parts[k]
         if not alternate:
-            value += NEIGHBOUR_WEIGHT * min(votes.neighbours(p, m.key), NEIGHBOUR_CAP)
+            value += NEIGHBOUR_WEIGHT * votes.neighbours(p, m.key, NEIGHBOUR_CAP)
         for term in rest:
             value += term
         return value
@@ -1438,9 +1512,7 @@ def find_places(
             else _resolve(m, votes, countries, near)
         )  # fmt: skip
         if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
-            votes.anchors.append((m.key, first.point))
-            if first.division:
-                votes.anchor_divisions.append((m.key, first.division))
+            votes.add_anchor(m.key, first)
 
     out: list[PlaceMention] = []
     if dateline_match is not None and dateline is not None:
