@@ -51,6 +51,9 @@ _SAID_IN = re.compile(
     r"(?:in|from)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+# The most words a _SAID_IN match has: "told reporters later today in the".
+_SAID_IN_WORDS = 6
+_WORD = re.compile(r"\w+")
 # Tiers for picking the event's place: points before areas before countries; the first
 # named within a tier (news leads with where things happened).
 _AREA_KINDS = frozenset({"area", "region", "border"})
@@ -130,11 +133,31 @@ def _specificity(p: PlaceMention, sentence: Sentence) -> tuple[int, int]:
         tier = 1
     else:
         tier = 0
-    before = sentence.text[: max(0, (p.start or 0) - sentence.start)]
     # "the government said in Damascus that ...": where it was said, not where it happened.
-    if _SAID_IN.search(before):
+    if _said_in_before(sentence.text, (p.start or 0) - sentence.start):
         tier += 3
     return (tier, p.start or 0)
+
+
+def _said_in_before(text: str, end: int) -> bool:
+    """Whether ``_SAID_IN`` matches ``text[:end]``, searched in its last words only.
+
+    A match is words and the spaces between them, at most ``_SAID_IN_WORDS`` words, and ends
+    the text: it starts at one of the last ones. Searching the whole text before every place
+    made a long sentence quadratic.
+    """
+    end = min(max(0, end), len(text))
+    start = max(0, end - 128)
+    while True:
+        runs = [m.start() for m in _WORD.finditer(text, start, end)]
+        # The first run may be cut by the window; the last _SAID_IN_WORDS ones are whole.
+        if len(runs) > _SAID_IN_WORDS:
+            start = runs[-_SAID_IN_WORDS]
+            break
+        if start == 0:
+            break
+        start = max(0, end - 4 * (end - start))
+    return _SAID_IN.search(text[start:end]) is not None
 
 
 def _date_for(dates: list[DateMention], place: PlaceMention) -> DateMention | None:
