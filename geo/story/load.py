@@ -121,6 +121,8 @@ _SLUG = SLUG
 # rest only counted.
 ROWS_PER_CHECK = 20
 PROBLEMS_PER_FILE = 200
+# A problem quotes values from the file: at most this many characters of it are kept.
+MAX_MESSAGE = 300
 # Far beyond any hand-drawn outline (the bundled ones have 13); a million vertices made every
 # slider step take 8 s.
 MAX_POLYGON_VERTICES = 5_000
@@ -207,6 +209,8 @@ class Problems(list):
         self.dropped: dict[str, int] = {}
 
     def append(self, problem: Problem) -> None:
+        if len(problem.message) > MAX_MESSAGE:  # a value quoted from a hostile file
+            problem = Problem(problem.file, problem.where, _clip(problem.message, MAX_MESSAGE))
         n = self.kept.get(problem.file, 0)
         if n >= self.per_file:
             self.dropped[problem.file] = self.dropped.get(problem.file, 0) + 1
@@ -355,9 +359,8 @@ def _read_csv(
     if missing:
         chk.add("line 1", f"missing required column(s): {', '.join(missing)}")
     if unknown:
-        chk.add(
-            "line 1", f"unknown column(s): {', '.join(unknown)} (expected {', '.join(columns)})"
-        )
+        listed = ", ".join(_clip(c) for c in unknown[:5]) + (" …" if len(unknown) > 5 else "")
+        chk.add("line 1", f"unknown column(s): {listed} (expected {', '.join(columns)})")
     if missing:
         return None
     for c in columns:
