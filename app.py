@@ -280,6 +280,11 @@ if st.session_state.get("window_for") != story_id:
         st.session_state.selected = None
         st.session_state.actors = []
     st.session_state.window_for = story_id
+# A window from elsewhere (a link that named a story that could not be shown, then another
+# story picked) is never handed to the slider outside this story's span.
+_lo, _hi = st.session_state.window
+if not story.start <= _lo <= _hi <= story.end:
+    st.session_state.window = (story.start, story.end)
 if st.session_state.cats_for != story_id:
     st.session_state.categories = categories
     st.session_state.cats_for = story_id

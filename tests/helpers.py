@@ -174,10 +174,17 @@ def _set_toml(story: Path, old: str, new: str) -> None:
     replace(story / "story.toml", old, new)
 
 
-def deep_toml_story(dest: Path, depth: int = 5_000, name: str = "deep-toml") -> Path:
-    """The mini story whose story.toml holds an array nested ``depth`` deep."""
+def _copy_as(dest: Path, name: str) -> Path:
+    """The mini story as ``dest/name``, titled by its name too (a picker tells them apart)."""
     story = dest / name
     shutil.copytree(MINI, story)
+    _set_toml(story, 'title = "Mini story for tests"', f'title = "Mini story for tests: {name}"')
+    return story
+
+
+def deep_toml_story(dest: Path, depth: int = 5_000, name: str = "deep-toml") -> Path:
+    """The mini story whose story.toml holds an array nested ``depth`` deep."""
+    story = _copy_as(dest, name)
     with open(story / "story.toml", "a", encoding="utf-8") as fh:
         fh.write("\nnested = " + "[" * depth + "]" * depth + "\n")
     return story
@@ -185,8 +192,7 @@ def deep_toml_story(dest: Path, depth: int = 5_000, name: str = "deep-toml") -> 
 
 def deep_fronts_story(dest: Path, depth: int = 100_000, name: str = "deep-fronts") -> Path:
     """The mini story whose fronts.geojson nests ``depth`` arrays in a feature's geometry."""
-    story = dest / name
-    shutil.copytree(MINI, story)
+    story = _copy_as(dest, name)
     deep = "[" * depth + "]" * depth
     (story / "fronts.geojson").write_text(
         '{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, '
@@ -196,13 +202,14 @@ def deep_fronts_story(dest: Path, depth: int = 100_000, name: str = "deep-fronts
     return story
 
 
-def story_zip_with_toml(extra: str, method: int = zipfile.ZIP_DEFLATED) -> bytes:
-    """A zip of the mini story whose story.toml ends with ``extra`` (compressed hard)."""
+def story_zip_with_toml(extra: str, story_id: str = "mini") -> bytes:
+    """A zip of the mini story (as ``story_id``) whose story.toml ends with ``extra``."""
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", method, compresslevel=9) as zf:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
         for f in sorted(MINI.iterdir()):
             text = f.read_bytes()
             if f.name == "story.toml":
+                text = text.replace(b'id = "mini"', f'id = "{story_id}"'.encode(), 1)
                 text += ("\n" + extra + "\n").encode("utf-8")
             zf.writestr(f.name, text)
     return buf.getvalue()
@@ -215,8 +222,7 @@ def huge_array_toml(items: int) -> str:
 
 def spanned_story(dest: Path, start: str, end: str, name: str = "long-span") -> Path:
     """The mini story with its span set to ``start`` .. ``end`` (dates as TOML writes them)."""
-    story = dest / name
-    shutil.copytree(MINI, story)
+    story = _copy_as(dest, name)
     _set_toml(
         story,
         "span = { start = 2017-08-01, end = 2017-08-31 }",

@@ -3,6 +3,7 @@ story (issue 23: one nested story.toml turned every page of every reader into a 
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -61,7 +62,7 @@ def test_the_bundled_story_opens_and_the_picker_says_which_cannot_be_shown(bad_f
 )
 def test_a_bad_story_is_a_message_with_its_problems(bad_folders, story, problem):
     at = app_run(story=story)
-    assert [e.value for e in at.error][0].startswith("This story cannot be shown: ")
+    assert next(e.value for e in at.error).startswith("This story cannot be shown: ")
     assert problem in at.code[0].value
     # The picker is there to choose another story.
     assert at.selectbox(key="story_pick").value == story
@@ -91,3 +92,12 @@ def test_long_stories_draw_their_map_and_charts(bad_folders, story, period):
 def test_the_new_story_page_opens_beside_bad_folders(bad_folders):
     at = run_page()
     assert not at.error
+
+
+def test_picking_another_story_after_a_bad_one_resets_the_window(bad_folders):
+    # A link naming a story that cannot be shown left the whole calendar as the window, and the
+    # next story's date slider raised StreamlitValueBelowMinError.
+    at = app_run(story="deep-toml")
+    at.selectbox(key="story_pick").set_value("mini").run()
+    assert not at.exception, at.exception
+    assert at.session_state.window == (date(2017, 8, 1), date(2017, 8, 31))
