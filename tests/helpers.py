@@ -247,3 +247,43 @@ def many_days_story(dest: Path, events: int = 12_000, name: str = "many-days") -
     ]
     (story / "events.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
     return story
+
+
+def story_at_its_bounds(dest: Path, name: str = "at-bounds") -> Path:
+    """A valid story at every bound at once: 20 years, 2,000 polygons (1,000 a side, one after
+    another), 300 convoy positions on 300 days, 4,000 events: what the map's payload, the charts
+    and the loader cost at most."""
+    import datetime as dt
+    import json
+
+    story = spanned_story(dest, "1998-01-01", "2017-12-31", name)
+    first = dt.date(1998, 1, 1)
+    doc = json.loads((MINI / "fronts.geojson").read_text(encoding="utf-8"))
+    shapes = {f["properties"]["side"]: f for f in doc["features"]}
+    features = []
+    for side, feature in sorted(shapes.items()):
+        for n in range(1_000):
+            f = json.loads(json.dumps(feature))
+            props = f["properties"]
+            props["id"] = f"{side.lower()}-{n}"
+            props["valid_from"] = str(first + dt.timedelta(days=7 * n))
+            props["valid_to"] = str(first + dt.timedelta(days=7 * n + 6))
+            features.append(f)
+    doc["features"] = features
+    (story / "fronts.geojson").write_text(json.dumps(doc), encoding="utf-8")
+    header = (MINI / "convoy.csv").read_text(encoding="utf-8").splitlines()[0]
+    rows = [
+        f"p{n},{first + dt.timedelta(days=20 * n)},all,,{34.2 + 0.001 * n:.4f},"
+        f"{36.6 + 0.003 * n:.4f},5000,moving,On the road.,test"
+        for n in range(300)
+    ]
+    (story / "convoy.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    header = (MINI / "events.csv").read_text(encoding="utf-8").splitlines()[0]
+    cats = ("battle", "airstrike", "convoy", "speech")
+    rows = [
+        f"e{n},{first + dt.timedelta(days=(n * 13) % 7300)},,arsal,{cats[n % 4]},,Event {n}.,"
+        ",,,,,,,,,,test,,claimed,"
+        for n in range(4_000)
+    ]
+    (story / "events.csv").write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return story

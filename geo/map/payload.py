@@ -8,12 +8,15 @@ worked out here for every day of the story, with the same functions as the serve
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import json
 from datetime import timedelta
 
 import pandas as pd
 
+from geo.geometry import distance_km
 from geo.map.layers import (
     AREA_KINDS,
     LARGE_RADIUS_M,
@@ -28,7 +31,7 @@ from geo.map.style import CONVOY_COLOUR, FAMILIES, HALTED_COLOUR, OTHER, SIDE_ST
 from geo.names import html_text as escape
 from geo.names import upper_first
 from geo.story.load import Story, story_words
-from geo.story.timeline import convoy_current, convoy_distance_km, convoy_paths, fronts_on
+from geo.story.timeline import convoy_current, convoy_paths, fronts_on
 
 # Above this many events a story is filtered on the server (geo.map.scale); below it, in the page.
 BROWSER_LIMIT = 5000
@@ -128,29 +131,28 @@ def _fronts(story: Story) -> list[dict]:
     return out
 
 
-def _change_days(story: Story) -> list:
-    """The days on which what the map draws changes: a convoy position, a front's first day and
-    the day after its last. Bounded by the convoy's rows and the fronts, never by the span."""
-    days = {d.date() for d in story.convoy["date"]} if len(story.convoy) else set()
-    for f in story.fronts.itertuples():
-        days.add(f.valid_from.date())
-        days.add(f.valid_to.date() + timedelta(days=1))
-    return sorted(days)
-
-
-def _days(story: Story, convoy_ids: dict[str, int], front_ids: dict[str, int]) -> dict:
-    """What is drawn from each change day on (``js/story.js`` takes the latest one on or before
-    the window's end): the convoy seen so far, where it is now, its routes, the fronts."""
-    out = {}
-    for day in _change_days(story):
-        entry: dict = {}
-        paths = convoy_paths(story.convoy, day) if len(story.convoy) else {}
-        if paths:
-            km = convoy_distance_km(story.convoy, day)
-            seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
-            entry["convoy"] = [convoy_ids[i] for i in seen["id"]]
-            entry["now"] = [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]]
-            entry["paths"] = [
+def _convoy_days(story: Story, convoy_ids: dict[str, int]) -> dict:
+    """What the convoy layer draws from each day the convoy has a new position on: the
+    positions seen so far, where it is now, its routes. ``js/story.js`` takes the latest day on
+    or before the window's end, so this grows with the convoy's positions, never with the span.
+    """
+    out: dict = {}
+    if not len(story.convoy):
+        return out
+    # Each day's routes repeat the legs of the day before: each leg is measured once.
+    leg = functools.lru_cache(maxsize=None)(distance_km)
+    for day in sorted({d.date() for d in story.convoy["date"]}):
+        paths = convoy_paths(story.convoy, day)
+        if not paths:
+            continue
+        # As convoy_distance_km: a branch counts the trunk that led to it.
+        length = {g: sum(leg(a, b) for a, b in itertools.pairwise(p)) for g, p in paths.items()}
+        km = {g: n + (0.0 if g == "all" else length.get("all", 0.0)) for g, n in length.items()}
+        seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
+        out[day.isoformat()] = {
+            "convoy": [convoy_ids[i] for i in seen["id"]],
+            "now": [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]],
+            "paths": [
                 {
                     "group": g,
                     "coords": [[round(a, 5), round(b, 5)] for a, b in p],
@@ -158,13 +160,21 @@ def _days(story: Story, convoy_ids: dict[str, int], front_ids: dict[str, int]) -
                 }
                 for g, p in paths.items()
                 if len(p) > 1
-            ]
-        if not story.fronts.empty:
-            ids = [front_ids[i] for i in fronts_on(story.fronts, day)["id"]]
-            if ids:
-                entry["fronts"] = ids
-        # Kept when empty too: from that day on nothing is drawn (the enclave is gone).
-        out[day.isoformat()] = entry
+            ],
+        }
+    return out
+
+
+def _front_days(story: Story, front_ids: dict[str, int]) -> dict:
+    """The polygons drawn from each day a polygon starts or ends on (the day after its last):
+    an empty list from the day the last one ends. Grows with the polygons, not the span."""
+    days = set()
+    for f in story.fronts.itertuples():
+        days.add(f.valid_from.date())
+        days.add(f.valid_to.date() + timedelta(days=1))
+    out = {}
+    for day in sorted(days):
+        out[day.isoformat()] = [front_ids[i] for i in fronts_on(story.fronts, day)["id"]]
     return out
 
 
@@ -185,11 +195,8 @@ def story_payload(story: Story) -> dict:
         "events": _events(story, place_index, cats),
         "convoy": convoy,
         "fronts": fronts,
-        "days": _days(
-            story,
-            {c["id"]: n for n, c in enumerate(convoy)},
-            {f["id"]: n for n, f in enumerate(fronts)},
-        ),
+        "days": _convoy_days(story, {c["id"]: n for n, c in enumerate(convoy)}),
+        "front_days": _front_days(story, {f["id"]: n for n, f in enumerate(fronts)}),
         "words": story_words(story.meta),
         "sides": SIDE_STYLE,
         "colours": {"convoy": CONVOY_COLOUR, "halted": HALTED_COLOUR},

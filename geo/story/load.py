@@ -130,6 +130,9 @@ MAX_FRONTS_BYTES = 20_000_000
 # Polygons are one per side and period: the bundled story has 11. Each is checked against the
 # basemap (milliseconds), so a file of 100,000 tiny ones would cost minutes.
 MAX_FRONTS = 2_000
+# A side's outline is one polygon per period (the bundled story never has more than two on a
+# day). The map's payload lists the polygons of each day they change, so this bounds its size.
+MAX_FRONTS_AT_ONCE = 20
 # story.toml is read by the story picker too: the bundled one is 14 KB; 30 chapters of 600
 # characters and 500 sources fit in a quarter of this. A bigger one is refused unread.
 MAX_TOML_BYTES = 512_000
@@ -835,7 +838,24 @@ def _load_fronts(path: Path, problems, span, source_ids, outlines=None) -> pd.Da
                     "computed_km2": round(computed, 1),
                 }
             )
+    _fronts_at_once(rows, chk)
     return pd.DataFrame(rows, columns=columns)
+
+
+def _fronts_at_once(rows: list[dict], chk: _Checker) -> None:
+    """At most MAX_FRONTS_AT_ONCE polygons may be valid on one day (a sweep over their dates)."""
+    changes: dict[pd.Timestamp, int] = {}
+    for r in rows:
+        changes[r["valid_from"]] = changes.get(r["valid_from"], 0) + 1
+        after = r["valid_to"] + pd.Timedelta(days=1)
+        changes[after] = changes.get(after, 0) - 1
+    valid = 0
+    for day in sorted(changes):
+        valid += changes[day]
+        if valid > MAX_FRONTS_AT_ONCE:
+            chk.add("", f"{valid:,} polygons are valid on {day:%Y-%m-%d}; at most"
+                        f" {MAX_FRONTS_AT_ONCE} on one day")  # fmt: skip
+            return
 
 
 def _area(value: object) -> bool:

@@ -76,8 +76,10 @@
     function Story(map, data) {
         this.map = map;
         this.data = data;
-        // The days on which the convoy or the enclave changes, in order (ISO dates sort as text).
-        this.changes = Object.keys(data.days).sort();
+        // The days on which the convoy moves and the enclave changes, in order (ISO dates sort
+        // as text).
+        this.convoyDays = Object.keys(data.days).sort();
+        this.frontDays = Object.keys(data.front_days || {}).sort();
         this.group = L.layerGroup().addTo(map);
         this.drawn = 0;       // draws so far: an animation stops when a newer draw starts
         this.before = null;   // the last draw's day and the convoy's positions by group
@@ -129,15 +131,23 @@
         L.Util.requestAnimFrame(frame);
     };
 
-    // What is drawn on ``iso``: the entry of the latest change on or before it (or nothing). The
-    // payload lists changes only, so it grows with the convoy and the enclave, not the span.
-    Story.prototype.on = function (iso) {
-        var keys = this.changes, lo = 0, hi = keys.length;
+    // The latest of the sorted ISO ``keys`` on or before ``iso``, or null.
+    function latest(keys, iso) {
+        var lo = 0, hi = keys.length;
         while (lo < hi) {
             var mid = (lo + hi) >> 1;
             if (keys[mid] <= iso) { lo = mid + 1; } else { hi = mid; }
         }
-        return lo ? this.data.days[keys[lo - 1]] : {};
+        return lo ? keys[lo - 1] : null;
+    }
+    // What is drawn on ``iso``: the convoy as of its latest move and the enclave as of its latest
+    // change on or before it. The payload lists changes only, so it grows with the convoy and
+    // the enclave, not with the span.
+    Story.prototype.on = function (iso) {
+        var c = latest(this.convoyDays, iso), f = latest(this.frontDays, iso);
+        var out = Object.assign({}, c ? this.data.days[c] : {});
+        if (f) { out.fronts = this.data.front_days[f]; }
+        return out;
     };
 
     Story.prototype.draw = function (s) {

@@ -15,6 +15,7 @@ from geo.story.library import find_stories
 from geo.story.load import (
     MAX_CONVOY_ROWS,
     MAX_FRONTS,
+    MAX_FRONTS_AT_ONCE,
     MAX_SPAN_DAYS,
     MAX_TOML_BYTES,
     UPLOAD_LIMITS,
@@ -38,6 +39,7 @@ from tests.helpers import (
     many_days_story,
     replace,
     spanned_story,
+    story_at_its_bounds,
     story_zip_with_toml,
 )
 
@@ -192,23 +194,51 @@ def test_a_twenty_year_span_loads_and_its_payload_does_not_walk_the_days(tmp_pat
     short = load_story(MINI)
     story = load_story(spanned_story(tmp_path, "1998-01-01", "2017-12-31"))
     assert (story.end - story.start).days + 1 == MAX_SPAN_DAYS
-    long_days, short_days = story_payload(story)["days"], story_payload(short)["days"]
     # The same convoy and fronts: the same change days, whatever the span.
-    assert long_days == short_days
+    for key in ("days", "front_days"):
+        assert story_payload(story)[key] == story_payload(short)[key]
     assert len(payload_json(story)[0]) < 1.05 * len(payload_json(short)[0])
 
 
-def test_payload_days_are_the_changes_with_what_is_drawn_from_then_on():
-    days = story_payload(load_story(MINI))["days"]
-    assert list(days) == sorted(days)
-    # Fronts lb-1 (19-21 Aug) and its successors; the day after the last one is empty of fronts.
-    assert days["2017-08-19"]["fronts"]
-    last_front_day = max(d for d, e in days.items() if "fronts" in e)
-    after = [d for d in days if d > last_front_day]
-    assert after and all("fronts" not in days[d] for d in after)
-    # The convoy appears on its first day and is listed from then on.
-    assert "convoy" not in days[min(days)] or min(days) >= "2017-08-28"
-    assert days["2017-08-28"]["convoy"] == [0]
+def test_payload_lists_the_days_the_convoy_and_the_enclave_change():
+    payload = story_payload(load_story(MINI))
+    fronts, convoy = payload["front_days"], payload["days"]
+    ids = [f["id"] for f in payload["fronts"]]
+    # lb-1 19-21 Aug, lb-2 22-27 Aug, sy-1 19-27 Aug: from the 28th nothing is drawn.
+    assert {d: [ids[i] for i in v] for d, v in fronts.items()} == {
+        "2017-08-19": ["lb-1", "sy-1"],
+        "2017-08-22": ["lb-2", "sy-1"],
+        "2017-08-28": [],
+    }
+    assert list(convoy) == ["2017-08-28", "2017-08-29", "2017-08-30", "2017-08-31"]
+    assert convoy["2017-08-28"]["convoy"] == [0]
+    assert [p["group"] for p in convoy["2017-08-31"]["paths"]] == ["all", "east", "west"]
+
+
+def test_a_story_at_every_bound_loads_with_a_bounded_payload(tmp_path: Path):
+    story = load_story(story_at_its_bounds(tmp_path))
+    assert len(story.fronts) == MAX_FRONTS and len(story.convoy) == MAX_CONVOY_ROWS
+    text, _ = payload_json(story)
+    assert len(text) < 3_000_000  # 1.9 MB measured: the route repeated on 300 days
+    payload = story_payload(story)
+    assert len(payload["days"]) == MAX_CONVOY_ROWS
+    assert len(payload["front_days"]) == 1_000 + 1  # one a week (both sides), and the end
+
+
+def test_polygons_valid_on_one_day_are_bounded(tmp_path: Path):
+    story = copy_mini(tmp_path)
+    file = story / "fronts.geojson"
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    first = doc["features"][0]
+    doc["features"] = []
+    for n in range(MAX_FRONTS_AT_ONCE + 1):
+        f = json.loads(json.dumps(first))
+        f["properties"]["id"] = f"lb-{n}"
+        doc["features"].append(f)
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    assert problems_of(story) == [
+        "fronts.geojson: 21 polygons are valid on 2017-08-19; at most 20 on one day"
+    ]
 
 
 # --- 4. charts: any story the validator accepts, bounded rows -----------------------------------
