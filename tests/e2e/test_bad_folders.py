@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.appserver import start_server, stop_server
+from tests.e2e.appserver import MAP_FRAME, start_server, stop_server
 from tests.e2e.conftest import APP_READY, ready_map, wait_whole_page
 from tests.helpers import (
     copy_mini,
@@ -44,6 +44,17 @@ def alive(srv) -> None:
         assert answer.status == 200
 
 
+def mini_on_the_map(page) -> None:
+    """Wait until the mini story, just picked, is the page's story and its map has painted."""
+    heading = page.get_by_role("heading", name="Mini story for tests", exact=True)
+    expect(heading).to_be_visible(timeout=60_000)
+    # The run that drew the heading ends, and with it the story before's map frame.
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    expect(page.locator(MAP_FRAME)).to_have_count(1, timeout=60_000)
+    ready_map(page)
+    no_traceback(page)
+
+
 def open_story(page_for, srv, query: str = ""):
     page, _traffic = page_for(srv, query, viewport=(1280, 720))
     wait_whole_page(page)
@@ -67,10 +78,7 @@ def test_folders_dropped_while_the_server_runs_break_nothing(srv, page_for):
     expect(options.filter(has_text="deep-toml — cannot be shown")).to_have_count(1)
     # The mouse picks the mini story: it opens as before.
     page.get_by_role("option", name="Mini story for tests (yours)", exact=True).click()
-    page.wait_for_selector(APP_READY, timeout=60_000)
-    expect(page.get_by_role("heading", name="Mini story for tests", exact=True)).to_be_visible()
-    ready_map(page)
-    no_traceback(page)
+    mini_on_the_map(page)
     alive(srv)
 
 
@@ -94,11 +102,7 @@ def test_a_bad_story_is_a_message_and_the_picker_leads_away(srv, page_for, story
     picker = page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first
     picker.click()
     page.get_by_role("option", name="Mini story for tests (yours)", exact=True).click()
-    expect(page.get_by_role("heading", name="Mini story for tests", exact=True)).to_be_visible(
-        timeout=60_000
-    )
-    ready_map(page)
-    no_traceback(page)
+    mini_on_the_map(page)
 
 
 def test_twenty_years_of_events_draw_a_map_and_monthly_charts(srv, page_for):
