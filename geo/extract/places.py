@@ -340,12 +340,14 @@ def _person_tokens(
     words: WordLists,
     speaks_for_place: Callable[[str], bool],
     text: str = "",
+    longest_place: int | None = None,
 ) -> set[int]:
     """Indexes of tokens that belong to people's names: after a title, a first name, or "said",
     before "said" ("said Taylor."), or beside an age ("82-year-old Geneva Morgan",
     "Rafael Gomez, 27,").
 
-    ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people.
+    ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people;
+    ``longest_place``, when given, is the most words a key it says yes to has.
     """
     person: set[int] = set()
     n = len(tokens)
@@ -369,31 +371,64 @@ def _person_tokens(
         if tok.key in words.given_names and j > i + 1:
             person.add(i)
     # "Nasrallah said": a capitalised run right before a speech verb, unless it follows "in".
+    # Where the run starts, the authorities and the name words in it come from running counts:
+    # a walk back from every speech verb made a long capitalised run ("Ali Said Ali Said ...")
+    # quadratic.
+    run_start = _run_starts(tokens, words)
+    authorities = list(
+        itertools.accumulate((t.key in words.authorities for t in tokens), initial=0)
+    )
+    name_words = list(itertools.accumulate(map(_has_name_word, tokens), initial=0))
+    added = (0, -1)  # the last range put in ``person`` here, first and last index
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if not (tok.cap and tok.joins_next and nxt.key in words.speech_verbs):
             continue
-        k = i
         # "Springfield Mayor John Smith said": the name starts after the title, not before it.
-        while (
-            k > 0
-            and tokens[k - 1].joins_next
-            and (tokens[k - 1].cap or tokens[k - 1].key in ARTICLES)
-            and tokens[k - 1].key not in words.titles
-        ):
-            k -= 1
+        k = run_start[i]
         if k > 0 and tokens[k - 1].key in _LOCATIVE:
             continue
         if k < i and tok.key in words.titles:
             continue  # "the Arizona Republican asked", "the Kyiv Mayor said": a role speaks
         if tokens[k].key == "the" and k < i:
             k += 1  # "The Philippines reported": the article is no part of the name
-        if speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
+        # A run with more name words than the longest place name is no place's name.
+        if (
+            longest_place is None or name_words[i + 1] - name_words[k] <= longest_place
+        ) and speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
-        if any(t.key in words.authorities for t in tokens[k : i + 1]):
+        if authorities[i + 1] > authorities[k]:
             continue  # "Kentucky State Police said": an authority speaks, not a person
-        person.update(range(k, i + 1))
+        first, last = added
+        if first <= k <= last + 1:
+            person.update(range(last + 1, i + 1))
+            added = (first, max(last, i))
+        else:
+            person.update(range(k, i + 1))
+            added = (k, i)
     return person
+
+
+def _run_starts(tokens: list[_Token], words: WordLists) -> list[int]:
+    """For each token, the first of the capitalised words (or articles, no titles) joined to it
+    from the left."""
+    starts: list[int] = []
+    for k in range(len(tokens)):
+        prev = tokens[k - 1] if k > 0 else None
+        joined = (
+            prev is not None
+            and prev.joins_next
+            and (prev.cap or prev.key in ARTICLES)
+            and prev.key not in words.titles
+        )
+        starts.append(starts[k - 1] if joined else k)
+    return starts
+
+
+def _has_name_word(tok: _Token) -> bool:
+    """Whether the token's matching key has a word that is no article: a word every key of a
+    run of tokens holding it keeps."""
+    return any(w not in ARTICLES for w in tok.key.split())
 
 
 def _name_run(tokens: list[_Token], i: int, words: WordLists) -> int | None:
@@ -672,11 +707,22 @@ def _written_matches(
     """Abbreviations that count only as written: "U.S.", "UK", "Ky.", "B.C.", "NSW"."""
     out = []
     index = _TokenIndex(tokens)
+    last_start = tokens[-1].start if tokens else -1
+    # Each written form looked up once.
+    known: dict[str, list[GazetteerPlace]] = {}
     for rm in _written_pattern(gaz, countries).finditer(text):
         surface = rm.group()
         country = countries.by_key.get(normalize(surface)) if surface in _COUNTRY_CODES else None
-        places = [country.as_place()] if country else gaz.lookup_written(surface) if gaz else []
-        if not places or not any(t.start >= rm.start() for t in tokens):
+        if country:
+            places = [country.as_place()]
+        elif gaz:
+            if surface not in known:
+                known[surface] = gaz.lookup_written(surface)
+            places = known[surface]
+        else:
+            places = []
+        # A token at or after the match (the last token's start says, not a scan of them all).
+        if not places or last_start < rm.start():
             continue
         first, last = _token_range(index, rm.start(), rm.end())
         if last < first:
@@ -891,8 +937,8 @@ class _Votes:
         self.anchors = _Anchors()
         # First-level division -> names of those of them inside it.
         self.anchor_divisions: dict[str, set[str]] = {}
-        # Country -> (name, sentence) of the first-level divisions named: see listed_with().
-        self.division_sentences: dict[str, set[tuple[str, int]]] = {}
+        # Country -> sentence -> names of the first-level divisions named: see listed_with().
+        self.division_sentences: dict[str, dict[int, set[str]]] = {}
         self.tokens = tokens
         # _ranked's work that does not depend on the anchors, by match.
         self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
@@ -908,7 +954,8 @@ class _Votes:
                     if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
                         sentence = tokens[m.first].sentence if m.first >= 0 else 0
-                        self.division_sentences.setdefault(p.country, set()).add((m.key, sentence))
+                        by_sentence = self.division_sentences.setdefault(p.country, {})
+                        by_sentence.setdefault(sentence, set()).add(m.key)
             if m.boost_division:
                 self.divisions.setdefault(m.boost_division, set()).add("")
         states = us_state_names()
@@ -942,7 +989,7 @@ class _Votes:
     def division_named(self, place: GazetteerPlace, key: str) -> bool:
         """Whether the article names the division ``place`` lies in (other than by ``key``)."""
         names = self.divisions.get(place.division) if place.division else None
-        return bool(names and names - {key})
+        return bool(names) and (len(names) > 1 or key not in names)
 
     def divisions_of(self, country: str, key: str) -> int:
         """How many other names of the article are first-level divisions of ``country``."""
@@ -955,9 +1002,8 @@ class _Votes:
     def listed_with(self, country: str, key: str, sentence: int) -> int:
         """How many other first-level divisions of ``country`` the sentence names: a list of
         states ("Utah, Washington and Wisconsin"), unlike states named elsewhere."""
-        return len(
-            {k for k, at in self.division_sentences.get(country, ()) if at == sentence} - {key}
-        )
+        names = self.division_sentences.get(country, {}).get(sentence, ())
+        return len(names) - (key in names)
 
     def support(self, country: str, key: str) -> float:
         """Votes for ``country`` from everything but the name ``key`` itself."""
@@ -1459,7 +1505,10 @@ def find_places(
             dateline_match = _Match(-1, -1, -1 if d_start is None else d_start,
                                     -1 if d_end is None else d_end, normalize(name), candidates,
                                     "dateline")  # fmt: skip
-    person = _person_tokens(tokens, words, lambda key: _big_place(gazetteer, countries, key), text)
+    person = _person_tokens(
+        tokens, words, lambda key: _big_place(gazetteer, countries, key), text,
+        longest_place=max(countries.max_tokens, gazetteer.max_name_tokens if gazetteer else 0),
+    )  # fmt: skip
     # Surnames: the last word of each person's name.
     person_keys = {tokens[k].key for k in person if k + 1 not in person}
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
@@ -1584,6 +1633,10 @@ def _unknown_places(
         i = last + 1
     cued: set[str] = set()
     people: set[str] = set(person_keys)  # surnames of the article's people
+    # The places found, by sentence (a scan of them all for each unknown name was quadratic).
+    by_sentence: dict[int, list[PlaceMention]] = {}
+    for p in found:
+        by_sentence.setdefault(p.sentence, []).append(p)
     # One place per name, from its first mention that says where.
     where: dict[str, GazetteerPlace | None] = {}
     for first, last, feature in runs:
@@ -1627,7 +1680,7 @@ def _unknown_places(
         if any(k in finder.person for k in range(first, name_last + 1)):
             continue
         if key not in where:
-            where[key] = _country_for(tokens[first].sentence, found, votes, countries)
+            where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
         country = where[key]
         if country is None:
             continue
@@ -1691,12 +1744,16 @@ def _country_after(text: str, end: int, countries: CountryTable) -> Any:
 
 
 def _country_for(
-    sentence: int, found: list[PlaceMention], votes: _Votes, countries: CountryTable
+    sentence: int,
+    found: dict[int, list[PlaceMention]],
+    votes: _Votes,
+    countries: CountryTable,
 ) -> GazetteerPlace | None:
     """Where an unknown place lies when nothing names its country: near the most precise
     town of its sentence ("Hertford Road" beside Edmonton), with a radius that holds a
-    district; else in that town's or the article's best-supported country."""
-    here = [p for p in found if p.sentence == sentence and p.country in countries.by_iso]
+    district; else in that town's or the article's best-supported country. ``found`` holds
+    the places found, by sentence."""
+    here = [p for p in found.get(sentence, ()) if p.country in countries.by_iso]
     towns = [p for p in here if p.kind in _POINT_KINDS and p.radius_m <= ANCHOR_RADIUS_M]
     if towns:
         town = min(towns, key=lambda p: p.radius_m)
