@@ -17,8 +17,12 @@ _ABBREVIATIONS = frozenset(
     }
 )  # fmt: skip
 
-# A candidate end: terminal punctuation, optional closing quotes/brackets, then space.
-_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s)")
+# A candidate end: terminal punctuation, optional closing quotes/brackets, then space. It
+# starts where a run of terminal punctuation starts (a match inside a run would end where the
+# run's own does): a search from every dot of "......" made a run of them quadratic.
+_END = re.compile(r"(?<![.!?])[.!?]+[\"'”’)\]]*(?=\s)")
+# The first character after spaces.
+_NOT_SPACE = re.compile(r"\S")
 # The word before a full stop, dots and all ("U.S", "Gen"): an abbreviation or a word.
 _WORD_BEFORE_DOT = re.compile(r"([A-Za-z][A-Za-z.]*)$")
 _OPENERS = "\"'“‘([" + "–—-"
@@ -49,10 +53,11 @@ def _is_abbreviation(text: str, dot: int) -> bool:
 
 def _next_starts_sentence(text: str, pos: int) -> bool:
     """True when the text after ``pos`` (skipping spaces) looks like a sentence start."""
-    rest = text[pos:].lstrip()
-    if not rest:
+    # Found in place: a copy of the rest of the text at every full stop was quadratic.
+    found = _NOT_SPACE.search(text, pos)
+    if found is None:
         return True
-    first = rest[0]
+    first = found.group()
     return first.isupper() or first.isdigit() or first in _OPENERS
 
 
