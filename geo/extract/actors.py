@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -201,13 +201,14 @@ def find_actors(
         if trimmed is None:
             continue
         start, end = trimmed
-        # taken is sorted and never overlaps itself: only the neighbours can overlap.
+        # taken is sorted and never overlaps itself: only the neighbours can overlap. It holds
+        # the listed actors only: the generic matches never overlap one another (an insertion
+        # of each moved the whole list along).
         k = bisect_left(taken, (start, end))
         if (k and taken[k - 1][1] > start) or (k < len(taken) and taken[k][0] < end):
             continue
         name = text[start:end]
         idx = sentence_index(sentences, start) if sentences else 0
         found.append(ActorMention(name, name, start, end, idx, "armed-group", False))
-        insort(taken, (start, end))
     found.sort(key=lambda a: a.start)
     return found

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import calendar
+import heapq
 import re
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Literal
@@ -474,7 +475,10 @@ def find_dates(
 ) -> list[DateMention]:
     """All date mentions in ``text`` resolved against the publication date, in text order."""
     # Spans already taken never overlap one another: sorted, a new one need only be checked
-    # against its neighbours (a scan of all of them made long articles quadratic).
+    # against its neighbours (a scan of all of them made long articles quadratic). One
+    # pattern's matches never overlap each other either: each is checked against the earlier
+    # patterns' spans alone, and joins them once the pattern is done (an insertion per match
+    # moved the whole list along).
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
     folded = text.casefold()
@@ -484,6 +488,7 @@ def find_dates(
             continue
         if isinstance(need, re.Pattern) and need.search(text) is None:
             continue
+        new: list[tuple[int, int]] = []
         for m in pattern.finditer(text):
             start, end = _span(kind, m)
             k = bisect_left(taken, (start, end))
@@ -495,9 +500,11 @@ def find_dates(
             if resolved is None:
                 continue
             first, last, granularity, date_kind = resolved
-            insort(taken, (start, end))
+            new.append((start, end))
             found.append(
                 DateMention(text[start:end], start, end, idx, first, last, granularity, date_kind)
             )
+        if new:
+            taken = list(heapq.merge(taken, new))
     found.sort(key=lambda d: d.start)
     return _merge_weekday_dates(found, text)

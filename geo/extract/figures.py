@@ -90,6 +90,10 @@ _APPROX_BEFORE = re.compile(
 _CLAUSE_END = re.compile(r"[;:.!?]|\bsaid\b|\bsays\b|\baccording to\b|,\s*(?:but|while|as)\b")
 _COORDINATION = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|,?\s*as well as)\s*")
 _AFTER_WINDOW = 80
+# Right after a number: an area unit, a hedge ("or so", "-odd"), a partitive ("of its").
+_AREA_AFTER = re.compile(r"\s+" + _AREA + r"\b|\s*(?:km2|km²)", re.IGNORECASE)
+_HEDGE = re.compile(r"(?:\s+or\s+so|-odd|\s+odd)\b")
+_PARTITIVE = re.compile(r"\s+of\s+(?:its|their|the|his|her|our|those|these)(?=\s)")
 
 
 @dataclass(frozen=True)
@@ -170,18 +174,19 @@ def _number_value(m: re.Match[str]) -> float | None:
 
 def _counted_noun(text: str, pos: int, value: float) -> tuple[str, str, str, int] | None:
     """(what, noun, qualifier, end) of the noun a number at ``pos`` counts, if any."""
-    area = re.match(r"\s+" + _AREA + r"\b|\s*(?:km2|km²)", text[pos:], re.IGNORECASE)
+    # Matched in place: a copy of the rest of the text for every number was quadratic.
+    area = _AREA_AFTER.match(text, pos)
     if area:
-        return "km2", area.group().strip(), "", pos + area.end()
+        return "km2", area.group().strip(), "", area.end()
     modifiers: list[str] = []
     # "300 or so civilians", "40-odd fighters": the hedge is not a modifier.
-    hedge = re.match(r"(?:\s+or\s+so|-odd|\s+odd)\b", text[pos:])
+    hedge = _HEDGE.match(text, pos)
     if hedge:
-        pos += hedge.end()
+        pos = hedge.end()
     # "24 of its fighters": a partitive "of" with a determiner still counts the noun.
-    partitive = re.match(r"\s+of\s+(?:its|their|the|his|her|our|those|these)(?=\s)", text[pos:])
+    partitive = _PARTITIVE.match(text, pos)
     if partitive:
-        pos += partitive.end()
+        pos = partitive.end()
     cursor = pos
     for m in re.finditer(r"\s+([\w’'-]+)", text[pos : pos + 120]):
         if m.start() != cursor - pos:
