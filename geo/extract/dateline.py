@@ -14,13 +14,17 @@ _MONTH = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)"
 )
+# Up to four words joined by spaces (a hyphen is part of a word: "EZ-ZOR"), an optional region,
+# date and agency, then a dash. No two parts can take the same characters: a hyphen as both a
+# letter and a separator, or spaces before and after an absent agency, had the regex try every
+# way of splitting a line ("A-a-a-a-..." took minutes for a few hundred characters).
 _DATELINE = re.compile(
-    r"(?P<place>[A-Z][A-Za-z’'.\-]*(?:[ \-][A-Za-z’'.\-]+){0,3}?)"
+    r"(?P<place>[A-Z][A-Za-z’'.\-]*(?: [A-Za-z’'.\-]+){0,3}?)"
     r"(?:,\s*(?P<region>[A-Z][A-Za-z.]+(?: [A-Z][A-Za-z.]+){0,2}))?"
     r"(?:,\s*(?P<date>" + _MONTH + r"\.?\s+\d{1,2}|\d{1,2}\s+" + _MONTH + r"\.?)"
     r"(?:,?\s+(?P<year>\d{4}))?)?"
-    r"\s*(?:\((?P<agency>[A-Za-z][A-Za-z .&/-]{1,30})\))?"
-    r"\s*(?:--|[–—-]|:)\s+"
+    r"\s*(?:\((?P<agency>[A-Za-z][A-Za-z .&/-]{1,30})\)\s*)?"
+    r"(?:--|[–—-]|:)\s+"
 )
 
 
