@@ -24,6 +24,12 @@ from geo.geometry import distance_km
 # The map draws these outlines, so a story is checked against what its readers see.
 BASEMAP = Path(__file__).resolve().parents[2] / "data" / "basemap" / "countries.geojson"
 MAX_CONVOY_KMH = 80.0
+# Positions are dated by day, not by hour. Two positions of a group on the same date (in file
+# order) are taken as at most this many hours apart: a day-by-day story gives a second position
+# on one date for what happened within hours of the first (the gathering point and the
+# departure, a split), and reading them as a whole day apart let a 400 km jump within one date
+# through. At MAX_CONVOY_KMH this allows 320 km between the edges of their circles.
+SAME_DAY_HOURS = 4.0
 MIN_FRONT_SHARE = 0.95
 _KM_PER_DEGREE = 6371.0088 * math.pi / 180
 
@@ -111,16 +117,23 @@ class Position:
     radius_km: float
 
 
+def hours_between(a: Position, b: Position) -> float:
+    """The most hours ``b`` can lie after ``a``: 24 per day apart, SAME_DAY_HOURS on one date."""
+    days = (b.day - a.day).days
+    return 24.0 * days if days > 0 else SAME_DAY_HOURS
+
+
 def min_speed_kmh(a: Position, b: Position) -> float:
-    """The least speed that gets from ``a`` to ``b``: both circles' edges, a full day per day."""
+    """The least speed that gets from ``a`` to ``b``: both circles' edges over hours_between."""
     gap = max(0.0, distance_km((a.lat, a.lon), (b.lat, b.lon)) - a.radius_km - b.radius_km)
-    # Positions are dated by day only; two on the same day are taken as up to a day apart.
-    hours = 24.0 * max(1, (b.day - a.day).days)
-    return gap / hours
+    return gap / hours_between(a, b)
 
 
 def convoy_legs(positions: Sequence[Position]) -> Iterable[tuple[Position, Position]]:
-    """Each position with the one before it on its own group's route ('all' leads every group)."""
+    """Each position with the one before it on its own group's route ('all' leads every group).
+
+    Positions on one date keep their file order: that order is their order within the day.
+    """
     ordered = sorted(positions, key=lambda p: p.day)  # stable: file order within a day
     last: dict[str, Position] = {}
     for pos in ordered:

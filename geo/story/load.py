@@ -898,7 +898,11 @@ def _places_in_their_countries(places: pd.DataFrame, outlines: Outlines, problem
 
 
 def _convoy_speed(convoy: pd.DataFrame, places: pd.DataFrame, problems) -> None:
-    """No leg of the convoy's route may need more than MAX_CONVOY_KMH."""
+    """No leg of the convoy's route may need more than MAX_CONVOY_KMH.
+
+    Each group's route is in date order and, within a date, in file order (checks.convoy_legs);
+    a leg within one date is given checks.SAME_DAY_HOURS, a leg across dates 24 h a day.
+    """
     if convoy.empty:
         return
     chk = _Checker("convoy.csv", problems)
@@ -911,14 +915,23 @@ def _convoy_speed(convoy: pd.DataFrame, places: pd.DataFrame, problems) -> None:
         for idx, r in joined[ok].iterrows()
     ]
     for a, b, kmh in checks.too_fast(positions):
-        days = max(1, (b.day - a.day).days)
+        allowed, check = _leg_time(a, b)
         chk.add(
             f"line {int(b.label) + chk.first_line}",
             f"{convoy.at[b.label, 'id']} is too far from {convoy.at[a.label, 'id']}"
             f" (line {int(a.label) + chk.first_line}): even between the edges of their circles it"
-            f" needs {kmh:.0f} km/h over {days} day(s), faster than a bus"
-            f" ({checks.MAX_CONVOY_KMH:.0f} km/h); check lat/lon, radius_m or the date",
+            f" needs {kmh:.0f} km/h over {allowed}, faster than a bus"
+            f" ({checks.MAX_CONVOY_KMH:.0f} km/h); check {check}",
         )
+
+
+def _leg_time(a: checks.Position, b: checks.Position) -> tuple[str, str]:
+    """The time _convoy_speed allows from ``a`` to ``b`` and what to check, for its message."""
+    days = (b.day - a.day).days
+    if days > 0:
+        return f"{days} day(s)", "lat/lon, radius_m or the date"
+    hours = f"{checks.SAME_DAY_HOURS:g} h"
+    return f"{hours} (one date: at most {hours} apart)", "lat/lon, radius_m, the date or row order"
 
 
 def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:

@@ -101,7 +101,7 @@ def pos(day: int, lat: float, lon: float, radius_km: float = 0.0, group: str = "
         (pos(1, 34.0, 37.0), pos(1, 34.0, 37.0), 0, 0),  # standing still
         (pos(1, 34.0, 37.0), pos(2, 34.0, 38.0), 3.8, 3.9),  # about 92 km in a day
         (pos(1, 34.0, 37.0), pos(3, 34.0, 38.0), 1.9, 1.95),  # the same over two days
-        (pos(1, 34.0, 37.0), pos(1, 34.0, 38.0), 3.8, 3.9),  # same day: taken as a day apart
+        (pos(1, 34.0, 37.0), pos(1, 34.0, 38.0), 22.9, 23.2),  # same date: taken as 4 h apart
         (pos(1, 34.0, 37.0, 50), pos(2, 34.0, 38.0, 50), 0, 0),  # circles overlap
         (pos(1, 34.0, 37.0), pos(2, 34.0, 60.0), 85, 90),  # 2,100 km: no bus does that
     ],
