@@ -414,7 +414,9 @@ def _numbers(df: pd.DataFrame, col: str, chk: _Checker, lo=None, hi=None, intege
     if hi is not None:
         chk.rows(num > hi, lambda i: f"{col} {raw[i]} is above {hi}")
     if integer:
-        return num.where(num.round() == num).astype("Int64")
+        # Beyond 2**53 a float is no exact whole number, and past int64 the cast is garbage.
+        exact = (num.round() == num) & (num.abs() <= 2**53)
+        return num.where(exact).astype("Int64")
     return num.astype("Float64")
 
 
@@ -652,7 +654,8 @@ def _load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
     out["lat"] = _numbers(df, "lat", chk, -90, 90)
     out["lon"] = _numbers(df, "lon", chk, -180, 180)
     out["radius_m"] = _numbers(df, "radius_m", chk, 0, 20_000_000, integer=True)
-    out["geonames_id"] = _numbers(df, "geonames_id", chk, 1, integer=True)
+    # GeoNames ids are below 20 million today; ten billion leaves room and fits any integer type.
+    out["geonames_id"] = _numbers(df, "geonames_id", chk, 1, 10_000_000_000, integer=True)
     out["aliases"] = _split_list(df["aliases"])
     return out
 

@@ -317,6 +317,12 @@ def test_non_finite_or_absurd_figures_are_refused(tmp_path: Path, value):
     assert any(p.startswith("events.csv:line 2: people") for p in shown), shown
 
 
+def test_a_geonames_id_beyond_any_integer_is_refused(tmp_path: Path):
+    story = copy_mini(tmp_path)
+    replace(story / "places.csv", "276781,", "1e300,")
+    assert "places.csv:line 2: geonames_id 1e300 is above 10000000000" in problems_of(story)
+
+
 def test_too_many_fronts_are_refused_unchecked(tmp_path: Path):
     story = copy_mini(tmp_path)
     file = story / "fronts.geojson"
