@@ -851,38 +851,48 @@ _NEIGHBOUR_RAD = NEIGHBOUR_KM / 6371.0088
 
 class _Anchors:
     """Points named in the article, by name, in grid cells: which other names lie within
-    NEIGHBOUR_KM of a point, looking only at the cells that can hold them."""
+    NEIGHBOUR_KM of a point, looking only at the cells that can hold them, nearest first."""
 
     def __init__(self) -> None:
-        # (latitude band, longitude cell) -> name -> distinct points.
-        self.cells: dict[tuple[int, int], dict[str, set[tuple[float, float]]]] = {}
+        # (latitude band, longitude cell) -> (name, point) of each distinct pair in it.
+        self.cells: dict[tuple[int, int], list[tuple[str, tuple[float, float]]]] = {}
+        self._pairs: set[tuple[str, tuple[float, float]]] = set()
+        # Answers of near() since the last new pair (the second pass asks them all again).
+        self._answers: dict[tuple[tuple[float, float], str, int | None], int] = {}
 
     def __bool__(self) -> bool:
         return bool(self.cells)
 
     def add(self, key: str, point: tuple[float, float]) -> None:
+        if (key, point) in self._pairs:
+            return
+        self._pairs.add((key, point))
+        self._answers.clear()
         cell = (math.floor(point[0] / _CELL_DEG), _lon_cell(point[1]))
-        self.cells.setdefault(cell, {}).setdefault(key, set()).add(point)
+        self.cells.setdefault(cell, []).append((key, point))
 
     def near(self, point: tuple[float, float], key: str, cap: int | None = None) -> int:
         """How many names other than ``key`` have a point within NEIGHBOUR_KM of ``point``
         (at most ``cap``)."""
         if not self.cells:
             return 0
-        lat, lon = point
+        answer = self._answers.get((point, key, cap))
+        if answer is None:
+            answer = self._answers[(point, key, cap)] = self._near(point, key, cap)
+        return answer
+
+    def _near(self, point: tuple[float, float], key: str, cap: int | None) -> int:
+        lat = point[0]
         found: set[str] = set()
-        for cell in _cells_within(lat, lon):
-            names = self.cells.get(cell)
-            if not names:
-                continue
-            for k, pts in names.items():
-                if k == key or k in found:
-                    continue
+        for cell in _cells_within(*point):
+            for k, pt in self.cells.get(cell, ()):
                 # A degree of latitude is 111 km: most points are ruled out before any
                 # trigonometry.
-                if any(
-                    abs(pt[0] - lat) <= _CELL_DEG and sphere_km(pt, point) <= NEIGHBOUR_KM
-                    for pt in pts
+                if (
+                    k != key
+                    and k not in found
+                    and abs(pt[0] - lat) <= _CELL_DEG
+                    and sphere_km(pt, point) <= NEIGHBOUR_KM
                 ):
                     found.add(k)
                     if cap is not None and len(found) >= cap:
@@ -895,21 +905,36 @@ def _lon_cell(lon: float) -> int:
 
 
 def _cells_within(lat: float, lon: float) -> list[tuple[int, int]]:
-    """The grid cells that hold every point within NEIGHBOUR_KM of (lat, lon) (and a few more)."""
-    bands = range(
-        math.floor((lat - _CELL_DEG) / _CELL_DEG), math.floor((lat + _CELL_DEG) / _CELL_DEG) + 1
+    """The grid cells that hold every point within NEIGHBOUR_KM of (lat, lon) (and a few more),
+    nearest first (where the cap is reached soonest)."""
+    band = math.floor(lat / _CELL_DEG)
+    bands = (
+        math.floor((lat - _CELL_DEG) / _CELL_DEG) - band,
+        math.floor((lat + _CELL_DEG) / _CELL_DEG) - band,
     )
     # The widest longitude a circle of NEIGHBOUR_KM around the point reaches, with a margin;
     # near a pole it reaches every longitude.
     reach = math.sin(_NEIGHBOUR_RAD) / max(math.cos(math.radians(lat)), 1e-12)
     if reach >= 0.5:
-        lon_cells: range | list[int] = range(_LON_CELLS)
-    else:
-        dlon = math.degrees(math.asin(reach)) * 1.01 + 1e-6
-        lo = math.floor((lon - dlon + 180.0) / _CELL_DEG)
-        hi = math.floor((lon + dlon + 180.0) / _CELL_DEG)
-        lon_cells = sorted({c % _LON_CELLS for c in range(lo, hi + 1)})
-    return [(b, c) for b in bands for c in lon_cells]
+        return [(band + b, c) for b in range(bands[0], bands[1] + 1) for c in range(_LON_CELLS)]
+    dlon = math.degrees(math.asin(reach)) * 1.01 + 1e-6
+    col = math.floor((lon + 180.0) / _CELL_DEG)
+    cols = (
+        math.floor((lon - dlon + 180.0) / _CELL_DEG) - col,
+        math.floor((lon + dlon + 180.0) / _CELL_DEG) - col,
+    )
+    return [(band + b, (col + c) % _LON_CELLS) for b, c in _cell_offsets(bands, cols)]
+
+
+@lru_cache(maxsize=256)
+def _cell_offsets(bands: tuple[int, int], cols: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """(band, column) offsets of the cells in those ranges, nearest first, each column once
+    around the globe."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    cells = ((b, c) for b in range(bands[0], bands[1] + 1) for c in range(cols[0], cols[1] + 1))
+    for b, c in sorted(cells, key=lambda cell: max(abs(cell[0]), abs(cell[1]))):
+        out.setdefault((b, c % _LON_CELLS), (b, c))
+    return tuple(out.values())
 
 
 class _Votes:
