@@ -165,7 +165,7 @@ def test_other_figures(note, own, other):
 
 def test_bundled_story_passes_every_check():
     story = load_story(BUNDLED)
-    assert len(story.events) == 72
+    assert len(story.events) == 79
     # Warnings only: sources without an address; they never make the story fail.
     assert all("has no url" in w.message for w in story.warnings)
 
