@@ -34,10 +34,19 @@ EVENT_TABLE = (
 )
 
 
-def _unique(base: str, taken: set[str]) -> str:
-    slug, n = base, 2
+def _unique(base: str, taken: set[str], tried: dict[str, int] | None = None) -> str:
+    """``base``, else the first of ``base-2``, ``base-3``, ... not in ``taken`` (and now in it).
+
+    ``tried`` (kept by the caller across calls with the same ``taken``) remembers how far each
+    base got: ``taken`` only grows, so the numbers below are still taken. Without it 7,000
+    events of one day and category counted up from 2 again each (quadratic)."""
+    n = tried.get(base, 1) if tried is not None else 1  # 1 stands for ``base`` itself
+    slug = base if n == 1 else f"{base}-{n}"
     while slug in taken:
-        slug, n = f"{base}-{n}", n + 1
+        n += 1
+        slug = f"{base}-{n}"
+    if tried is not None:
+        tried[base] = n
     taken.add(slug)
     return slug
 
@@ -72,6 +81,7 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
     """One row per place the article names, with its best match; ``keep`` ticks it for saving."""
     rows: dict[str, dict] = {}
     taken: set[str] = set()
+    tried: dict[str, int] = {}
     for m in ex.places:
         key = place_key(m)
         if key in rows:
@@ -80,7 +90,7 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
         name, aliases = article_name(m)
         rows[key] = {
             "keep": True,
-            "id": _unique(slugify(name, "place"), taken),
+            "id": _unique(slugify(name, "place"), taken, tried),
             "name": name,
             "aliases": aliases,
             "kind": _kind(m.kind),
@@ -259,8 +269,9 @@ def story_from_draft(
         # Visible in the app until every summary is in the editor's own words.
         toml_meta["draft"] = True
     taken: set[str] = set()
+    tried: dict[str, int] = {}
     ev["id"] = [
-        _unique(f"{d:%Y-%m-%d}-{slugify(c)}", taken)
+        _unique(f"{d:%Y-%m-%d}-{slugify(c)}", taken, tried)
         for d, c in zip(ev["date"], ev["category"], strict=True)
     ]
     ev["place_id"] = ev["place"]
