@@ -553,6 +553,14 @@ class _Finder:
         self.person = person
         gaz_tokens = gazetteer.max_name_tokens if gazetteer else 0
         self.max_tokens = min(MAX_NAME_TOKENS, max(gaz_tokens, countries.max_tokens))
+        # One list of candidates per name, shared by all its mentions, with what is asked of
+        # it: every mention of a name that hundreds of places bear ("San Jose") no longer
+        # copies and filters them all again (see also areas() and _ranked's memo).
+        self._known: dict[str, tuple[list[GazetteerPlace], bool, bool]] = {}
+        self._as_country: dict[str, list[GazetteerPlace]] = {}
+        self._areas: dict[int, tuple[list[GazetteerPlace], list[GazetteerPlace]]] = {}
+        self._division_of: dict[tuple[int, str, str], tuple[list[GazetteerPlace], bool]] = {}
+        self._written_areas: dict[str, list[GazetteerPlace]] = {}
 
     @property
     def blocked(self) -> list[tuple[int, int]]:
@@ -572,24 +580,66 @@ class _Finder:
         key = normalize(surface)
         if not key:
             return None
-        found = self.gaz.lookup(surface) if self.gaz and self.gaz.contains(key) else []
-        story = [p for p in found if p.source == "story"]
+        known = self._known.get(key)
+        if known is None:
+            found = self.gaz.lookup(surface) if self.gaz and self.gaz.contains(key) else []
+            known = self._known[key] = (
+                found,
+                any(p.source == "story" for p in found),
+                any(p.source == "area" for p in found),
+            )
+        found, story, area = known
         country = self.countries.by_key.get(key)
         if country is not None and key == "us" and surface != "US":
             country = None  # the pronoun
         if story:
             return _Match(first, last, start, end, key, found, "story")
         if country is not None:
-            return _Match(first, last, start, end, key, [country.as_place(), *found], "country")
+            candidates = self._as_country.get(key)
+            if candidates is None:
+                candidates = self._as_country[key] = [country.as_place(), *found]
+            return _Match(first, last, start, end, key, candidates, "country")
         demonym = self.countries.by_demonym.get(key)
         if demonym is not None and self.tokens[first].cap:
             # "Canadian", "Turkish": the country's people or adjective, never a town so named.
             return _Match(first, last, start, end, key, [demonym.as_place()], "demonym")
-        if any(p.source == "area" for p in found):
+        if area:
             return _Match(first, last, start, end, key, found, "area")
         if found:
             return _Match(first, last, start, end, key, found, "geonames")
         return None
+
+    def areas(self, candidates: list[GazetteerPlace]) -> list[GazetteerPlace]:
+        """The areas among ``candidates`` (one list per list of candidates)."""
+        got = self._areas.get(id(candidates))
+        if got is None or got[0] is not candidates:
+            got = self._areas[id(candidates)] = (
+                candidates,
+                [p for p in candidates if p.source == "area"],
+            )
+        return got[1]
+
+    def division_of(self, m: _Match, country: str) -> bool:
+        """_is_division_of, once per list of candidates, name and country."""
+        target = m.base if m.base is not None else m
+        key = (id(target.candidates), target.key, country)
+        got = self._division_of.get(key)
+        if got is None or got[0] is not target.candidates:
+            got = self._division_of[key] = (target.candidates, _is_division_of(m, country))
+        return got[1]
+
+    def written_areas(self, written: str) -> list[GazetteerPlace]:
+        """The divisions ``written`` names after a comma ("Paris, Texas"): see _qualifier_boost."""
+        got = self._written_areas.get(written)
+        if got is None:
+            assert self.gaz is not None
+            got = [p for p in self.gaz.lookup(written) if p.source == "area" and p.admin1]
+            got = self._written_areas[written] = (
+                got
+                or self.gaz.lookup_written(written)
+                or self.gaz.lookup_written(written.split()[0])
+            )
+        return got
 
     def longest(self, i: int, shape: bool = True) -> _Match | None:
         """Longest known name starting at token ``i`` that is shaped like a name."""
@@ -641,14 +691,13 @@ class _Finder:
 
         A US "X County" is usually nowhere near the town X, so it drops the match.
         """
-        areas = [p for p in m.candidates if p.source == "area"]
         before = self.tokens[m.first - 2 : m.first] if m.first >= 2 else []
         if (
             m.kind == "area" and len(before) == 2 and before[1].key == "of"
             and before[0].key in _DIVISION_WORDS and not before[0].cap
         ):  # fmt: skip
             # "the state of Washington", "the province of Ontario": the division itself.
-            return _Match(m.first, m.last, m.start, m.end, m.key, areas, "area")
+            return _Match(m.first, m.last, m.start, m.end, m.key, self.areas(m.candidates), "area")
         nxt = m.last + 1
         if nxt >= len(self.tokens) or not self.tokens[m.last].joins_next:
             return m
@@ -660,7 +709,7 @@ class _Finder:
             # "Kharkiv region", "Washington state": the division itself, when the gazetteer
             # has it.
             end = self.tokens[nxt].end
-            return _Match(m.first, nxt, m.start, end, m.key, areas, "area")
+            return _Match(m.first, nxt, m.start, end, m.key, self.areas(m.candidates), "area")
         if word not in _ADMIN_WORDS or m.kind not in ("geonames", "story"):
             return m
         if m.kind == "story" and m.candidates[0].kind not in _POINT_KINDS:
@@ -825,14 +874,17 @@ def _country_of(p: GazetteerPlace) -> list[str]:
     return [c for c in p.country.split("|") if c]
 
 
-def _contribution(m: _Match) -> dict[str, float]:
-    """What one name adds to the country vote."""
+def _contribution(
+    m: _Match, areas_of: Callable[[list[GazetteerPlace]], list[GazetteerPlace]] | None = None
+) -> dict[str, float]:
+    """What one name adds to the country vote (``areas_of``: the areas of a list of places)."""
     if m.kind in ("story", "country", "border", "dateline"):
         return dict.fromkeys(_country_of(m.candidates[0]), 2.0)
     if m.base is not None and m.base.kind in ("story", "country"):
         return dict.fromkeys(_country_of(m.base.candidates[0]), 2.0)
     if m.kind == "area" or (m.base is not None and m.base.kind == "area"):
-        areas = [p for p in (m.base or m).candidates if p.source == "area"]
+        candidates = (m.base or m).candidates
+        areas = areas_of(candidates) if areas_of else [p for p in candidates if p.source == "area"]
         seen = {c for p in areas[:2] for c in _country_of(p)}
         return dict.fromkeys(seen, 2.0 / len(seen)) if seen else {}
     if m.kind == "geonames" and not m.reasons:
@@ -857,6 +909,7 @@ class _Anchors:
         # (latitude band, longitude cell) -> (name, point) of each distinct pair in it.
         self.cells: dict[tuple[int, int], list[tuple[str, tuple[float, float]]]] = {}
         self._pairs: set[tuple[str, tuple[float, float]]] = set()
+        self.version = 0  # how many pairs were added
         # Answers of near() since the last new pair (the second pass asks them all again).
         self._answers: dict[tuple[tuple[float, float], str, int | None], int] = {}
 
@@ -867,6 +920,7 @@ class _Anchors:
         if (key, point) in self._pairs:
             return
         self._pairs.add((key, point))
+        self.version += 1
         self._answers.clear()
         cell = (math.floor(point[0] / _CELL_DEG), _lon_cell(point[1]))
         self.cells.setdefault(cell, []).append((key, point))
@@ -950,6 +1004,7 @@ class _Votes:
         tokens: list[_Token],
         countries: CountryTable,
         dateline: _Match | None,
+        areas_of: Callable[[list[GazetteerPlace]], list[GazetteerPlace]] | None = None,
     ):
         self.total: Counter[str] = Counter()
         self.own: dict[str, Counter[str]] = {}
@@ -965,17 +1020,26 @@ class _Votes:
         # Country -> sentence -> names of the first-level divisions named: see listed_with().
         self.division_sentences: dict[str, dict[int, set[str]]] = {}
         self.tokens = tokens
-        # _ranked's work that does not depend on the anchors, by match.
-        self.ranking_memo: dict[int, tuple[Any, Any, list[Any]]] = {}
+        # _ranked's work that does not depend on the anchors, by _signature (the same for
+        # every mention of a name alike), and what it finds of a name's candidates.
+        self.ranking_memo: dict[tuple[Any, ...], tuple[Any, Any, list[Any]]] = {}
+        self.pool_memo: dict[tuple[Any, ...], tuple[list[GazetteerPlace], _Pool]] = {}
+        # _ranked's answers while the anchors stay the same, by _signature.
+        self.ranked_memo: dict[tuple[Any, ...], tuple[Any, tuple[GazetteerPlace, ...]]] = {}
+        self.ranked_version = -1
         for m in [*matches, *([dateline] if dateline else [])]:
-            for country, weight in _contribution(m).items():
+            for country, weight in _contribution(m, areas_of).items():
                 self.total[country] += weight
                 self.own.setdefault(m.key, Counter())[country] += weight
             target = m.base or m
             if target.kind == "area" and not m.reasons:
                 # The first area of the name, even when towns of that name come before it
                 # ("California" is also a village in Pennsylvania).
-                for p in [p for p in target.candidates if p.source == "area"][:1]:
+                areas = (
+                    areas_of(target.candidates) if areas_of
+                    else [p for p in target.candidates if p.source == "area"]
+                )  # fmt: skip
+                for p in areas[:1]:
                     if p.division:
                         self.divisions.setdefault(p.division, set()).add(m.key)
                         sentence = tokens[m.first].sentence if m.first >= 0 else 0
@@ -1097,11 +1161,19 @@ def _ranked(
     """
     if m.kind in ("border", "anaphor", "one-side-border", "demonym"):
         return list(m.candidates)[:1]
-    # Everything but the neighbours is the same in both passes: worked out once per match.
-    memo = votes.ranking_memo.get(id(m))
-    if memo is None or memo[0] is not m or memo[1] is not near:
-        memo = votes.ranking_memo[id(m)] = (m, near, _score_parts(m, votes, near))
+    # Everything but the neighbours is the same in both passes and for every mention of the
+    # name alike: worked out once per _signature. With the same anchors, the whole ranking is.
+    signature = _signature(m, votes)
+    memo = votes.ranking_memo.get(signature)
+    if memo is None or memo[0] is not m.candidates or memo[1] is not near:
+        memo = votes.ranking_memo[signature] = (m.candidates, near, _score_parts(m, votes, near))
     parts = memo[2]
+    if votes.ranked_version != votes.anchors.version:
+        votes.ranked_memo.clear()
+        votes.ranked_version = votes.anchors.version
+    known = votes.ranked_memo.get(signature)
+    if known is not None and known[0] is parts:
+        return list(known[1])
 
     def score(k: int) -> float:
         p, value, alternate, rest = parts[k]
@@ -1114,15 +1186,33 @@ def _ranked(
     # Ties keep pool order (a candidate listed twice sits at its last place, as it always has).
     last = {id(part[0]): k for k, part in enumerate(parts)}
     order = sorted(range(len(parts)), key=lambda k: (-score(k), last[id(parts[k][0])]))
-    return [parts[k][0] for k in order]
+    ranked = [parts[k][0] for k in order]
+    votes.ranked_memo[signature] = (parts, tuple(ranked))
+    return ranked
 
 
-def _score_parts(
-    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None
-) -> list[tuple[GazetteerPlace, float, bool, tuple[float, ...]]]:
-    """For each candidate of ``_ranked``'s pool, in pool order: the score before the
-    neighbours' term, whether it is an alternate (no neighbours' help), and the terms added
-    after it, in the order they are added."""
+@dataclass(frozen=True)
+class _Pool:
+    """What _score_parts finds of a name's candidates before the mention matters."""
+
+    places: list[GazetteerPlace]  # the candidates that may be chosen
+    namesakes: set[str]
+    dwarfed: set[str]
+    respelt: set[str]
+    # Countries of the first-level divisions among them (no namesake country among them).
+    divisions: tuple[str, ...]
+
+
+def _pool(m: _Match, votes: _Votes) -> _Pool:
+    """The pool of ``_score_parts``, once per list of candidates, kind and name."""
+    key = (id(m.candidates), m.kind, m.among_countries, m.key)
+    memo = votes.pool_memo.get(key)
+    if memo is None or memo[0] is not m.candidates:
+        memo = votes.pool_memo[key] = (m.candidates, _make_pool(m))
+    return memo[1]
+
+
+def _make_pool(m: _Match) -> _Pool:
     pool = list(m.candidates)
     if m.kind == "story":
         pool = [p for p in m.candidates if p.source == "story"] or pool
@@ -1155,15 +1245,44 @@ def _score_parts(
     respelt = {
         q.id for q in pool if exact and q.source == "geonames" and _closeness(q, m.key) < 1.0
     }
+    divisions = tuple(
+        dict.fromkeys(
+            q.country for q in pool
+            if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
+        )
+    )  # fmt: skip
+    return _Pool(pool, namesakes, dwarfed, respelt, divisions)
 
+
+def _listed(m: _Match, votes: _Votes, pool: _Pool) -> frozenset[str]:
+    """ "Michigan, Oregon, New York, ... and California": the countries of which the sentence
+    lists other first-level divisions beside this one, which is then the division there."""
+    sentence = votes.tokens[m.first].sentence if 0 <= m.first < len(votes.tokens) else 0
+    return frozenset(
+        c for c in pool.divisions if votes.listed_with(c, m.key, sentence) >= DIVISION_LIST
+    )
+
+
+def _signature(m: _Match, votes: _Votes) -> tuple[Any, ...]:
+    """Everything of a mention its ranking depends on besides the article's anchors: its list
+    of candidates (the same list for every mention of a name), kind, name, the divisions its
+    sentence lists and the country written after it."""
+    listed = _listed(m, votes, _pool(m, votes))
+    return (id(m.candidates), m.kind, m.among_countries, m.key, listed, m.boost,
+            m.boost_division)  # fmt: skip
+
+
+def _score_parts(
+    m: _Match, votes: _Votes, near: Callable[[GazetteerPlace], bool] | None
+) -> list[tuple[GazetteerPlace, float, bool, tuple[float, ...]]]:
+    """For each candidate of ``_ranked``'s pool, in pool order: the score before the
+    neighbours' term, whether it is an alternate (no neighbours' help), and the terms added
+    after it, in the order they are added."""
+    facts = _pool(m, votes)
+    pool, dwarfed, respelt = facts.places, facts.dwarfed, facts.respelt
     # "Michigan, Oregon, New York, ... and California": among other states a name is the
     # state, not the village of that name in one of them.
-    sentence = votes.tokens[m.first].sentence if 0 <= m.first < len(votes.tokens) else 0
-    listed = {
-        q.country for q in pool
-        if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
-        and votes.listed_with(q.country, m.key, sentence) >= DIVISION_LIST
-    }  # fmt: skip
+    listed = _listed(m, votes, facts)
 
     def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:
         countries = _country_of(p)
@@ -1203,10 +1322,14 @@ def _choose(
 
 
 def _qualifier_boost(
-    text: str, m: _Match, countries: CountryTable, gaz: Gazetteer | None = None
+    text: str,
+    m: _Match,
+    countries: CountryTable,
+    gaz: Gazetteer | None = None,
+    finder: _Finder | None = None,
 ) -> tuple[str | None, str | None]:
     """ "Paris, Texas" / "Tripoli, Lebanon" / "Lexington, Ky.": the country (and division)
-    named right after a name."""
+    named right after a name. ``finder`` (over ``gaz``) keeps what it looks up."""
     after = _AFTER_COMMA.match(text[m.end : m.end + 40])
     if not after:
         return None, None
@@ -1215,27 +1338,33 @@ def _qualifier_boost(
     country = countries.by_key.get(key)
     if country is not None and not (key == "us" and written != "US"):
         return country.iso2, None
-    if gaz is not None:
+    areas: list[GazetteerPlace] = []
+    if finder is not None and finder.gaz is not None:
+        areas = finder.written_areas(written)
+    elif gaz is not None:
         areas = [p for p in gaz.lookup(written) if p.source == "area" and p.admin1]
         areas = areas or gaz.lookup_written(written) or gaz.lookup_written(written.split()[0])
-        if areas and areas[0].admin1:
-            if _listed_division(text, m, after.end(), areas[0].country):
-                return None, None  # "Georgia, Oklahoma, Pennsylvania": a list of states
-            return areas[0].country, areas[0].division
+    if areas and areas[0].admin1:
+        if _listed_division(text, m, after.end(), areas[0].country, finder):
+            return None, None  # "Georgia, Oklahoma, Pennsylvania": a list of states
+        return areas[0].country, areas[0].division
     if key in us_state_names():
-        return (None, None) if _listed_division(text, m, after.end(), "US") else ("US", None)
+        listed = _listed_division(text, m, after.end(), "US", finder)
+        return (None, None) if listed else ("US", None)
     return None, None
 
 
 _LIST_GOES_ON = re.compile(r",\s|\s+(?:and|or)\s")
 
 
-def _listed_division(text: str, m: _Match, after_end: int, country: str) -> bool:
+def _listed_division(
+    text: str, m: _Match, after_end: int, country: str, finder: _Finder | None = None
+) -> bool:
     """Whether "Oklahoma, Pennsylvania" is two items of a list of divisions, not a town and
     its state: the name is itself a first-level division of ``country``, and the list goes on
     before or after the pair ("Georgia, Oklahoma, Pennsylvania"; "Utah, Washington and
     Wisconsin"), unlike "a fire in California, Pennsylvania"."""
-    if not _is_division_of(m, country):
+    if not (finder.division_of(m, country) if finder else _is_division_of(m, country)):
         return False
     before = text[max(0, m.start - 2) : m.start]
     return before == ", " or bool(_LIST_GOES_ON.match(text, m.end + after_end))
@@ -1550,7 +1679,7 @@ def find_places(
         m.key for m in matches if m.first != m.last or not tokens[m.first].first_in_sentence
     }
     for m in matches:
-        m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer)
+        m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer, finder)
         target = m.base if m.base is not None else m
         if m.kind == "demonym" and not demonyms:
             m.reasons = ["demonym"]
@@ -1570,11 +1699,11 @@ def find_places(
             )  # fmt: skip
     if dateline_match is not None and dateline_match.end >= 0:
         dateline_match.boost, dateline_match.boost_division = _qualifier_boost(
-            text, dateline_match, countries, gazetteer
+            text, dateline_match, countries, gazetteer, finder
         )
     _one_sense(matches, dateline_match)
     _countries_in_lists(text, matches)
-    votes = _Votes(matches, tokens, countries, dateline_match)
+    votes = _Votes(matches, tokens, countries, dateline_match, finder.areas)
     near = _near_focus(gazetteer)
     # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,
     # Ontario is London, Ontario).
