@@ -97,7 +97,126 @@ def case_article(size: str) -> dict:
     return {"seconds": seconds, "outcome": f"{len(ex.places)} places, {len(ex.events)} events"}
 
 
-CASES = {"zip": case_zip, "parquet": case_parquet, "rows": case_rows, "article": case_article}
+def case_folder(path: str) -> dict:
+    """A bad folder beside the bundled story: the picker's listing, the bad story's load and the
+    bundled story's, as a page run would."""
+    from geo.story.library import BUNDLED, find_stories
+    from geo.story.load import StoryError, load_story
+
+    started = time.perf_counter()
+    found = find_stories(BUNDLED, Path(path).parent)
+    entry = found[Path(path).name]
+    try:
+        load_story(entry.path)
+        outcome = "loaded"
+    except StoryError as exc:
+        outcome = "refused: " + str(exc.problems[0])[:90]
+    bundled = load_story(found["qalamoun-2017"].path)
+    listed = f"listed as cannot be shown ({entry.problem})" if entry.problem else "listed"
+    return {
+        "seconds": time.perf_counter() - started,
+        "outcome": f"{listed}; {outcome}; bundled story loads ({len(bundled.events)} events)",
+    }
+
+
+def case_story_zip(path: str) -> dict:
+    from geo.story.load import UPLOAD_LIMITS, StoryError
+    from geo.story.storage import files_from_zip, save_story, zip_story_id
+
+    data = Path(path).read_bytes()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            files = files_from_zip(data)
+            save_story(Path(tmp), zip_story_id(files, "x.zip"), files, limits=UPLOAD_LIMITS)
+            outcome = "saved"
+        except StoryError as exc:
+            outcome = "refused: " + str(exc.problems[0])[:90]
+        except ValueError as exc:
+            outcome = f"refused: {exc}"
+    return {"seconds": time.perf_counter() - started, "outcome": outcome}
+
+
+def case_drawn(path: str) -> dict:
+    """What a page run makes of a long story: the map's payload and the charts' tables."""
+    from geo.map.payload import payload_json
+    from geo.story.load import load_story
+    from geo.story.timeline import chart_period, events_per_period, held_area_long
+
+    started = time.perf_counter()
+    story = load_story(path)
+    text, _ = payload_json(story)
+    period = chart_period(story.start, story.end)
+    bars = events_per_period(story.events, story.start, story.end, period)
+    area = held_area_long(story.fronts, story.start, story.end)
+    return {
+        "seconds": time.perf_counter() - started,
+        "outcome": f"{len(story.events):,} events over {(story.end - story.start).days + 1:,} days:"
+        f" payload {len(text) / 1e6:.2f} MB, {bars.size:,} bar cells by {period},"
+        f" {len(area)} area rows",
+    }
+
+
+def case_link(query: str) -> dict:
+    from urllib.parse import parse_qs
+
+    from geo.story.urlstate import parse_map_view
+
+    started = time.perf_counter()
+    params = {k: v[0] for k, v in parse_qs(query).items()}
+    view = parse_map_view(params.get("zoom"), params.get("center"))
+    return {"seconds": time.perf_counter() - started, "outcome": f"map view {view}: default kept"}
+
+
+CASES = {
+    "zip": case_zip,
+    "parquet": case_parquet,
+    "rows": case_rows,
+    "article": case_article,
+    "folder": case_folder,
+    "story-zip": case_story_zip,
+    "drawn": case_drawn,
+    "link": case_link,
+}
+
+
+def _story_cases(tmp: Path) -> list[tuple[str, str, str]]:
+    """Issue 23's six ways one story broke every page, and the bounds that answer them."""
+    from tests import helpers as h
+
+    stories = tmp / "stories"
+    stories.mkdir()
+    zips = {
+        "huge.zip": h.story_zip_with_toml(h.huge_array_toml(30_000_000), "huge"),
+        "junk.zip": h.story_zip_with_toml('junk = "' + "x" * 400_000 + '"', "junk"),
+        "deep.zip": h.story_zip_with_toml("n = " + "[" * 5000 + "]" * 5000, "deep"),
+    }
+    for name, data in zips.items():
+        (tmp / name).write_bytes(data)
+    kb = {name: len(data) // 1000 for name, data in zips.items()}
+    return [
+        ("1. story.toml nested 5,000 deep, in the stories folder", "folder",
+         str(h.deep_toml_story(stories))),
+        ("1. fronts.geojson nested 100,000 deep, in the stories folder", "folder",
+         str(h.deep_fronts_story(stories))),
+        (f"1. zip ({kb['deep.zip']} KB) of a story.toml nested 5,000 deep", "story-zip",
+         str(tmp / "deep.zip")),
+        (f"2. zip ({kb['huge.zip']} KB) of a story.toml with a 30-million-item array",
+         "story-zip", str(tmp / "huge.zip")),
+        (f"2. zip ({kb['junk.zip']} KB) of a story.toml with a 400 KB unknown key", "story-zip",
+         str(tmp / "junk.zip")),
+        ("3. span 1900-01-01 … 2099-12-31, in the stories folder", "folder",
+         str(h.spanned_story(stories, "1900-01-01", "2099-12-31", "century"))),
+        ("3. span 0001-01-01 … 9999-12-31, in the stories folder", "folder",
+         str(h.spanned_story(stories, "0001-01-01", "9999-12-31", "forever"))),
+        ("3. span of 20 years (the most allowed)", "drawn",
+         str(h.spanned_story(stories, "1998-01-01", "2017-12-31", "twenty"))),
+        ("4. 12,000 events over 20 years (was altair's MaxRowsError)", "drawn",
+         str(h.many_days_story(stories))),
+        ("3-4. a story at every bound (2,000 polygons, 300 convoy days, 4,000 events)", "drawn",
+         str(h.story_at_its_bounds(stories))),
+        ("5. link ?zoom=%C2%B2&center=34,36", "link", "zoom=%C2%B2&center=34,36"),
+    ]  # fmt: skip
 
 
 def _build(tmp: Path) -> list[tuple[str, str, str]]:
@@ -128,7 +247,10 @@ def main() -> int:
         return 0
     rows = ["| case | seconds | peak memory | outcome |", "|---|---:|---:|---|"]
     with tempfile.TemporaryDirectory() as tmp:
-        for label, case, arg in _build(Path(tmp)):
+        only = sys.argv[1] if len(sys.argv) == 2 else ""  # "stories" or "articles": a part
+        cases = [] if only == "stories" else _build(Path(tmp))
+        cases += [] if only == "articles" else _story_cases(Path(tmp))
+        for label, case, arg in cases:
             out = subprocess.run(
                 [sys.executable, __file__, case, arg], capture_output=True, text=True, check=True
             )
