@@ -3,7 +3,7 @@
 ``python bench/hostile.py`` runs each case in a child process and prints seconds and the child's
 peak memory (VmHWM, imports included) as a Markdown table. The bombs are built in a temporary
 folder first (the zip holds 1.1 GB of zeros in about a megabyte; the Parquet file 30 M rows in
-kilobytes).
+kilobytes). ``stories``, ``articles`` or ``extract`` (the article rows alone) runs one part.
 """
 
 from __future__ import annotations
@@ -83,18 +83,49 @@ def case_rows(path: str) -> dict:
         }
 
 
-def case_article(size: str) -> dict:
+# Article texts by kind, repeated to the size asked: the wire story of the fixtures, place names
+# in a list and in sentences, the same names in one sentence with no full stop, and names that
+# hundreds of GeoNames places bear.
+PLACE_NAMES = (
+    "Baalbek, Arsal, Damascus, Beirut, Homs, Raqqa, Deir ez-Zor, Mosul, Aleppo, Idlib. "
+    "Fighters moved from Arsal to Baalbek on Monday. Shelling hit Homs and Aleppo, near Idlib. "
+    "The convoy left Damascus for Deir ez-Zor, Syria. Officials in Beirut said Raqqa was quiet. "
+)
+ARTICLE_UNITS = {
+    "wire": lambda: ARTICLE.read_text(encoding="utf-8") + "\n\n",
+    "places": lambda: PLACE_NAMES,
+    "sentence": lambda: PLACE_NAMES.replace(". ", " "),
+    "ambiguous": lambda: (
+        "Santa Maria, Santa Cruz, San Pedro, San Antonio, San Juan, San Miguel, "
+        "Santiago, San Jose, San Francisco, Santa Rosa, San Isidro, Buenavista, Saint Martin. "
+    ),
+}
+
+
+def case_article(arg: str) -> dict:
+    """``KIND:SIZE``: extraction with the New story page's gazetteer (GeoNames and the bundled
+    story's places), then the page's draft tables."""
     from geo.extract import extract
+    from geo.extract.draft import draft_events, draft_places
     from geo.geocoders.gazetteer import Gazetteer
+    from geo.story.library import BUNDLED, DEFAULT_STORY
     from geo.story.load import load_story
 
-    gazetteer = Gazetteer.load(load_story(ROOT / "data" / "stories" / "qalamoun-2017").places)
-    base = ARTICLE.read_text(encoding="utf-8") + "\n\n"
-    text = (base * (int(size) // len(base) + 1))[: int(size)]
+    kind, size = arg.split(":")
+    gazetteer = Gazetteer.load(load_story(BUNDLED / DEFAULT_STORY).places)
+    unit = ARTICLE_UNITS[kind]()
+    text = (unit * (int(size) // len(unit) + 1))[: int(size)]
     started = time.perf_counter()
     ex = extract(text, date(2017, 8, 28), gazetteer=gazetteer)
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "outcome": f"{len(ex.places)} places, {len(ex.events)} events"}
+    drafted = time.perf_counter()
+    draft_events(ex, draft_places(ex))
+    drafted = time.perf_counter() - drafted
+    return {
+        "seconds": seconds,
+        "outcome": f"{len(ex.places):,} places, {len(ex.events):,} events; "
+        f"draft tables {drafted:.2f} s more",
+    }
 
 
 def case_folder(path: str) -> dict:
@@ -233,8 +264,18 @@ def _build(tmp: Path) -> list[tuple[str, str, str]]:
         ("zip bomb (1.1 GB inside, declares 1 KB)", "zip", str(tmp / "zip-bomb.zip")),
         ("Parquet bomb (30 M rows) uploaded as a zip", "parquet", str(tmp / "parquet-bomb.zip")),
         ("events.csv with 1,000,000 bad rows", "rows", str(story)),
-        ("article, 100 KB", "article", "100000"),
-        ("article, 1 MB", "article", "1000000"),
+        *_article_rows(),
+    ]
+
+
+def _article_rows() -> list[tuple[str, str, str]]:
+    return [
+        ("article, 100 KB", "article", "wire:100000"),
+        ("article, 1 MB", "article", "wire:1000000"),
+        ("100 KB of repeated place names", "article", "places:100000"),
+        ("1 MB of repeated place names", "article", "places:1000000"),
+        ("1 MB of place names in one sentence", "article", "sentence:1000000"),
+        ("1 MB of names hundreds of places bear", "article", "ambiguous:1000000"),
     ]
 
 
@@ -248,8 +289,11 @@ def main() -> int:
     rows = ["| case | seconds | peak memory | outcome |", "|---|---:|---:|---|"]
     with tempfile.TemporaryDirectory() as tmp:
         only = sys.argv[1] if len(sys.argv) == 2 else ""  # "stories" or "articles": a part
-        cases = [] if only == "stories" else _build(Path(tmp))
-        cases += [] if only == "articles" else _story_cases(Path(tmp))
+        if only == "extract":  # the article rows alone
+            cases = _article_rows()
+        else:
+            cases = [] if only == "stories" else _build(Path(tmp))
+            cases += [] if only == "articles" else _story_cases(Path(tmp))
         for label, case, arg in cases:
             out = subprocess.run(
                 [sys.executable, __file__, case, arg], capture_output=True, text=True, check=True
