@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, settings
 
 # The normal run: Hypothesis' 100 examples a test (tests/fuzz.py scales its costly ones down),
 # no per-example deadline (a CPU hog would make a 200 ms one flaky; the fuzz suite bounds time
-# itself). ``--hypothesis-profile=long`` is the long fuzz run: fifty times the examples.
+# itself). ``--hypothesis-profile=long`` is the long fuzz run: a hundred times the examples.
 _COMMON = {
     "deadline": None,
     "print_blob": True,
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 }
 settings.register_profile("default", max_examples=100, **_COMMON)
-settings.register_profile("long", max_examples=5_000, **_COMMON)
+settings.register_profile("long", max_examples=10_000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 

@@ -140,10 +140,14 @@ def test_hostile_story_zips_are_refused_and_the_server_lives(
     page.get_by_text("Upload a story zip").click()
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="A zip made by")
     uploader.locator("input[type=file]").set_input_files(str(bomb))
+    # The button is drawn by the run the upload starts: wait for it, not for an idle page
+    # (the page is idle before that run begins).
+    add = page.get_by_role("button", name="Add this story")
+    expect(add).to_be_visible(timeout=120_000)
     page.wait_for_selector(APP_READY, timeout=60_000)
-    page.get_by_role("button", name="Add this story").click()
+    add.click()
     expect(page.get_by_test_id("stAlert").filter(has_text="Not added")).to_be_visible(
-        timeout=60_000
+        timeout=120_000
     )
     found = page.get_by_test_id("stAlert").or_(page.get_by_test_id("stCode"))
     expect(found.filter(has_text=message)).to_have_count(1)
