@@ -31,21 +31,11 @@ def scaled(n: int) -> int:
     return max(1, n * settings().max_examples // 100)
 
 
-def _rss_peak_bytes() -> int | None:
-    """The process's peak resident memory (Linux VmHWM), or None where it cannot be read."""
+def _status_bytes(field: str) -> int | None:
+    """A memory figure of this process from /proc/self/status ("VmHWM", "VmRSS"), or None."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
-def _rss_now_bytes() -> int | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) * 1024
     except OSError:
         pass
@@ -62,11 +52,11 @@ def bounded(seconds: float = SECONDS, peak: int = PEAK_BYTES):
     """
     with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    before = _rss_now_bytes()
+    before = _status_bytes("VmRSS")
     started = time.perf_counter()
     yield
     elapsed = time.perf_counter() - started
-    after = _rss_peak_bytes()
+    after = _status_bytes("VmHWM")
     assert elapsed < seconds, f"took {elapsed:.1f} s"
     if before is not None and after is not None:
         assert after - before < peak, f"grew by {(after - before) / 1e6:.0f} MB"

@@ -35,6 +35,17 @@ def replace(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def problems_of(path: Path, **kwargs) -> list[str]:
+    """The problem lines of a story ``load_story`` must refuse (``kwargs`` go to it)."""
+    import pytest
+
+    from geo.story.load import StoryError, load_story
+
+    with pytest.raises(StoryError) as info:
+        load_story(path, **kwargs)
+    return [str(p) for p in info.value.problems]
+
+
 def city(
     gid: int, name: str, lat: float, lon: float, cc: str, pop: int, *alts: str, admin1: str = ""
 ) -> dict:

@@ -37,18 +37,12 @@ from tests.helpers import (
     deep_toml_story,
     huge_array_toml,
     many_days_story,
+    problems_of,
     replace,
     spanned_story,
     story_at_its_bounds,
     story_zip_with_toml,
 )
-
-
-def problems_of(path: Path) -> list[str]:
-    with pytest.raises(StoryError) as info:
-        load_story(path)
-    return [str(p) for p in info.value.problems]
-
 
 # --- 1. nesting: a located problem, and the other stories still list and load ------------------
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import date
 from pathlib import Path
 
@@ -14,8 +13,8 @@ from shapely.geometry import box, shape
 from geo.__main__ import main
 from geo.story import checks
 from geo.story.checks import Position
-from geo.story.load import StoryError, load_story
-from tests.helpers import MINI, copy_mini, replace
+from geo.story.load import load_story
+from tests.helpers import MINI, copy_mini, problems_of, replace
 
 ROOT = Path(__file__).resolve().parents[3]
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
@@ -27,19 +26,6 @@ def outlines() -> checks.Outlines:
     loaded = checks.load_outlines()
     assert loaded is not None
     return loaded
-
-
-@pytest.fixture
-def bundled(tmp_path: Path) -> Path:
-    dest = tmp_path / "qalamoun-2017"
-    shutil.copytree(BUNDLED, dest)
-    return dest
-
-
-def problems_of(path: Path) -> list[str]:
-    with pytest.raises(StoryError) as info:
-        load_story(path)
-    return [str(p) for p in info.value.problems]
 
 
 def test_outlines_are_loaded_once(outlines):

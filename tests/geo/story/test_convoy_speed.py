@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from datetime import date
 from pathlib import Path
 
@@ -10,8 +9,8 @@ import pytest
 
 from geo.story import checks
 from geo.story.checks import Position
-from geo.story.load import StoryError, load_story
-from tests.helpers import replace
+from geo.story.load import load_story
+from tests.helpers import problems_of, replace
 
 ROOT = Path(__file__).resolve().parents[3]
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
@@ -27,19 +26,6 @@ HOMS = (34.72405, 36.72559, 3.0)
 def at(label: str, day: int, where: tuple[float, float, float], group: str = "all") -> Position:
     lat, lon, radius_km = where
     return Position(label, date(2017, 8, day), group, lat, lon, radius_km)
-
-
-@pytest.fixture
-def bundled(tmp_path: Path) -> Path:
-    dest = tmp_path / "qalamoun-2017"
-    shutil.copytree(BUNDLED, dest)
-    return dest
-
-
-def problems_of(path: Path) -> list[str]:
-    with pytest.raises(StoryError) as info:
-        load_story(path)
-    return [str(p) for p in info.value.problems]
 
 
 @pytest.mark.parametrize(

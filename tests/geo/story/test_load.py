@@ -10,18 +10,12 @@ import pytest
 
 from geo.__main__ import main
 from geo.story.load import StoryError, load_story
-from tests.helpers import MINI, copy_mini, replace
+from tests.helpers import MINI, copy_mini, problems_of, replace
 
 
 @pytest.fixture
 def story_dir(tmp_path: Path) -> Path:
     return copy_mini(tmp_path)
-
-
-def problems_of(path: Path) -> list[str]:
-    with pytest.raises(StoryError) as info:
-        load_story(path)
-    return [str(p) for p in info.value.problems]
 
 
 def test_good_story_has_proper_dtypes():
