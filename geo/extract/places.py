@@ -371,21 +371,24 @@ def _person_tokens(
         if tok.key in words.given_names and j > i + 1:
             person.add(i)
     # "Nasrallah said": a capitalised run right before a speech verb, unless it follows "in".
-    # Where the run starts, the authorities and the name words in it come from running counts:
-    # a walk back from every speech verb made a long capitalised run ("Ali Said Ali Said ...")
-    # quadratic.
-    run_start = _run_starts(tokens, words)
-    authorities = list(
-        itertools.accumulate((t.key in words.authorities for t in tokens), initial=0)
-    )
-    name_words = list(itertools.accumulate(map(_has_name_word, tokens), initial=0))
+    # A long run is not walked or read again from each of its speech verbs ("Ali Said Ali Said
+    # ..." was quadratic): run starts are remembered, and a long run's authorities and name
+    # words come from running counts.
+    starts: dict[int, int] = {}
+    counts: dict[str, list[int]] = {}
+
+    def count(name: str, test: Callable[[_Token], bool], first: int, last: int) -> int:
+        if name not in counts:
+            counts[name] = list(itertools.accumulate(map(test, tokens), initial=0))
+        return counts[name][last + 1] - counts[name][first]
+
     added = (0, -1)  # the last range put in ``person`` here, first and last index
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if not (tok.cap and tok.joins_next and nxt.key in words.speech_verbs):
             continue
         # "Springfield Mayor John Smith said": the name starts after the title, not before it.
-        k = run_start[i]
+        k = _run_start(tokens, i, words, starts)
         if k > 0 and tokens[k - 1].key in _LOCATIVE:
             continue
         if k < i and tok.key in words.titles:
@@ -394,10 +397,16 @@ def _person_tokens(
             k += 1  # "The Philippines reported": the article is no part of the name
         # A run with more name words than the longest place name is no place's name.
         if (
-            longest_place is None or name_words[i + 1] - name_words[k] <= longest_place
+            longest_place is None
+            or i - k < longest_place
+            or count("name", _has_name_word, k, i) <= longest_place
         ) and speaks_for_place(normalize(" ".join(t.text for t in tokens[k : i + 1]))):
             continue
-        if authorities[i + 1] > authorities[k]:
+        if (
+            any(t.key in words.authorities for t in tokens[k : i + 1])
+            if i - k < _SHORT_RUN
+            else count("authority", lambda t: t.key in words.authorities, k, i)
+        ):
             continue  # "Kentucky State Police said": an authority speaks, not a person
         first, last = added
         if first <= k <= last + 1:
@@ -409,20 +418,26 @@ def _person_tokens(
     return person
 
 
-def _run_starts(tokens: list[_Token], words: WordLists) -> list[int]:
-    """For each token, the first of the capitalised words (or articles, no titles) joined to it
-    from the left."""
-    starts: list[int] = []
-    for k in range(len(tokens)):
-        prev = tokens[k - 1] if k > 0 else None
-        joined = (
-            prev is not None
-            and prev.joins_next
-            and (prev.cap or prev.key in ARTICLES)
-            and prev.key not in words.titles
-        )
-        starts.append(starts[k - 1] if joined else k)
-    return starts
+# A capitalised run this long before a speech verb is read through; a longer one by counts.
+_SHORT_RUN = 8
+
+
+def _run_start(tokens: list[_Token], i: int, words: WordLists, starts: dict[int, int]) -> int:
+    """The first of the capitalised words (or articles, no titles) joined to token ``i`` from
+    the left; ``starts`` keeps the answers, so a run is walked once."""
+    k = i
+    while (
+        k > 0
+        and tokens[k - 1].joins_next
+        and (tokens[k - 1].cap or tokens[k - 1].key in ARTICLES)
+        and tokens[k - 1].key not in words.titles
+    ):
+        if k - 1 in starts:  # an earlier token of the same run
+            k = starts[k - 1]
+            break
+        k -= 1
+    starts[i] = k
+    return k
 
 
 def _has_name_word(tok: _Token) -> bool:
