@@ -772,19 +772,17 @@ def _written_matches(
     out = []
     index = _TokenIndex(tokens)
     last_start = tokens[-1].start if tokens else -1
-    # Each written form looked up once.
-    known: dict[str, list[GazetteerPlace]] = {}
+    # Each written form looked up once: its mentions share one list of candidates.
+    known: dict[str, tuple[Any, list[GazetteerPlace]]] = {}
     for rm in _written_pattern(gaz, countries).finditer(text):
         surface = rm.group()
-        country = countries.by_key.get(normalize(surface)) if surface in _COUNTRY_CODES else None
-        if country:
-            places = [country.as_place()]
-        elif gaz:
-            if surface not in known:
-                known[surface] = gaz.lookup_written(surface)
-            places = known[surface]
-        else:
-            places = []
+        if surface not in known:
+            country = (
+                countries.by_key.get(normalize(surface)) if surface in _COUNTRY_CODES else None
+            )
+            found = [country.as_place()] if country else gaz.lookup_written(surface) if gaz else []
+            known[surface] = (country, found)
+        country, places = known[surface]
         # A token at or after the match (the last token's start says, not a scan of them all).
         if not places or last_start < rm.start():
             continue
