@@ -8,6 +8,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from geo.extract.sentences import Sentence, sentence_index
@@ -265,6 +266,8 @@ def resolve_weekday(weekday: int, published: date, tense: Tense, qualifier: str 
     return published - timedelta(days=behind)
 
 
+# Kept per phrase and date: dateparser for every "two days ago" of a long article was slow.
+@lru_cache(maxsize=1024)
 def _relative_dateparser(phrase: str, published: date) -> date | None:
     """Resolve "three days ago" / "in two weeks" with dateparser against the publication date."""
     import dateparser  # local: the import costs ~60 ms and most texts never need it

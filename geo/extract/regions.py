@@ -149,6 +149,8 @@ def _part_of_box(
     )
 
 
+# Kept per place and qualifier: a geodesic per mention made "eastern Syria" repeated slow.
+@lru_cache(maxsize=4096)
 def directional_place(
     base: GazetteerPlace,
     qualifier: str,
