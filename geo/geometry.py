@@ -28,10 +28,11 @@ def sphere_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return 2 * _MEAN_RADIUS_KM * math.asin(math.sqrt(min(1.0, max(0.0, h))))
 
 
-def route_km(points: Iterable[tuple[float, float]]) -> float:
-    """Geodesic length in km of a path through (lat, lon) points in order."""
-    pts = list(points)
-    return sum(distance_km(p, q) for p, q in itertools.pairwise(pts))
+def route_km(points: Iterable[tuple[float, float]], distance=None) -> float:
+    """Geodesic length in km of a path through (lat, lon) points in order; ``distance`` measures
+    one leg (default ``distance_km``; a caller measuring many overlapping routes caches it)."""
+    leg = distance or distance_km
+    return sum(leg(p, q) for p, q in itertools.pairwise(list(points)))
 
 
 def ring_area_km2(ring: Sequence[Sequence[float]]) -> float:

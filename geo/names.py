@@ -150,6 +150,11 @@ def html_text(value: object) -> str:
     return escape(_plain(value), quote=True)
 
 
+def clip(text: str, limit: int = 40) -> str:
+    """``text`` cut to at most ``limit`` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def upper_first(text: str) -> str:
     """``text`` with its first letter upper case and the rest as it is ("ISIS-held" stays)."""
     # str.capitalize() would lower the rest: "ISIS-held" must not become "Isis-held".

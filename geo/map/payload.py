@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import json
 from datetime import timedelta
 
@@ -31,7 +30,7 @@ from geo.map.style import CONVOY_COLOUR, FAMILIES, HALTED_COLOUR, OTHER, SIDE_ST
 from geo.names import html_text as escape
 from geo.names import upper_first
 from geo.story.load import Story, story_words
-from geo.story.timeline import convoy_current, convoy_paths, fronts_on
+from geo.story.timeline import convoy_current, convoy_distance_km, convoy_paths, fronts_on
 
 # Above this many events a story is filtered on the server (geo.map.scale); below it, in the page.
 BROWSER_LIMIT = 5000
@@ -145,9 +144,7 @@ def _convoy_days(story: Story, convoy_ids: dict[str, int]) -> dict:
         paths = convoy_paths(story.convoy, day)
         if not paths:
             continue
-        # As convoy_distance_km: a branch counts the trunk that led to it.
-        length = {g: sum(leg(a, b) for a, b in itertools.pairwise(p)) for g, p in paths.items()}
-        km = {g: n + (0.0 if g == "all" else length.get("all", 0.0)) for g, n in length.items()}
+        km = convoy_distance_km(story.convoy, day, leg)
         seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
         out[day.isoformat()] = {
             "convoy": [convoy_ids[i] for i in seen["id"]],

@@ -18,7 +18,7 @@ from shapely.geometry import shape
 from geo.bounded import InputError, json_loads, read_text, toml_loads
 from geo.errors import READ_FAILURES, DatelineError, failure_text
 from geo.geometry import polygon_area_km2
-from geo.names import SLUG, is_slug, one_line
+from geo.names import SLUG, clip, is_slug, one_line
 from geo.story import checks
 from geo.story.chapters import Chapter, Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
@@ -213,7 +213,7 @@ class Problems(list):
 
     def append(self, problem: Problem) -> None:
         if len(problem.message) > MAX_MESSAGE:  # a value quoted from a hostile file
-            problem = Problem(problem.file, problem.where, _clip(problem.message, MAX_MESSAGE))
+            problem = Problem(problem.file, problem.where, clip(problem.message, MAX_MESSAGE))
         n = self.kept.get(problem.file, 0)
         if n >= self.per_file:
             self.dropped[problem.file] = self.dropped.get(problem.file, 0) + 1
@@ -362,7 +362,7 @@ def _read_csv(
     if missing:
         chk.add("line 1", f"missing required column(s): {', '.join(missing)}")
     if unknown:
-        listed = ", ".join(_clip(c) for c in unknown[:5]) + (" …" if len(unknown) > 5 else "")
+        listed = ", ".join(clip(c) for c in unknown[:5]) + (" …" if len(unknown) > 5 else "")
         chk.add("line 1", f"unknown column(s): {listed} (expected {', '.join(columns)})")
     if missing:
         return None
@@ -473,7 +473,7 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
         at = _key_line(text, key)
         chk.add(
             f"line {at}" if at else "",
-            f"unknown key {_clip(key)!r} (expected {', '.join(META_KEYS)})",
+            f"unknown key {clip(key)!r} (expected {', '.join(META_KEYS)})",
         )
     for key in ("id", "title", "summary", "span", "dateline", "sources"):
         if key not in meta:
@@ -574,7 +574,7 @@ def _load_meta(path: Path, problems: list[Problem], warnings: list[Problem], lin
                 if unknown:
                     chk.add(
                         f"source {n}",
-                        f"unknown key(s) {_clip(', '.join(unknown))}"
+                        f"unknown key(s) {clip(', '.join(unknown))}"
                         f" (expected {', '.join(SOURCE_KEYS)})",
                     )
                 long = [k for k, v in src.items() if isinstance(v, str) and len(v) > MAX_FIELD]
@@ -601,10 +601,6 @@ def _is_day(value: object) -> bool:
 
 def _in_range(value: object) -> bool:
     return _is_day(value) and FIRST_DAY <= value <= LAST_DAY
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _key_line(text: str, key: str) -> int | None:

@@ -148,11 +148,12 @@ def convoy_current(convoy: pd.DataFrame, day: date) -> pd.DataFrame:
     return latest
 
 
-def convoy_distance_km(convoy: pd.DataFrame, day: date) -> dict[str, float]:
-    """Geodesic distance travelled per group up to ``day``; a branch counts the trunk too."""
+def convoy_distance_km(convoy: pd.DataFrame, day: date, distance=None) -> dict[str, float]:
+    """Geodesic distance travelled per group up to ``day``; a branch counts the trunk too.
+    ``distance`` measures one leg (see ``route_km``)."""
     paths = convoy_paths(convoy, day)
-    trunk = route_km(paths.get("all", []))
-    return {g: route_km(p) + (0.0 if g == "all" else trunk) for g, p in paths.items()}
+    trunk = route_km(paths.get("all", []), distance)
+    return {g: route_km(p, distance) + (0.0 if g == "all" else trunk) for g, p in paths.items()}
 
 
 def fronts_on(fronts: pd.DataFrame, day: date) -> pd.DataFrame:

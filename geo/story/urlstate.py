@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
+from geo.names import clip
+
 LAYERS = ("events", "places", "convoy", "fronts")
 _SELECTION = re.compile(r"(place|convoy|front):[a-z0-9-]+")
 # Actor names may hold commas; events.csv reserves only "|", so links use it too.
@@ -36,22 +38,23 @@ _DECIMAL = re.compile(r"-?[0-9]{1,3}(?:\.[0-9]{1,6})?")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
+def _ranged(value: object, pattern: re.Pattern[str], convert, lo, hi):
+    """``convert`` of the value if it matches ``pattern`` whole and lies in [lo, hi], else None."""
+    text = _first(value)
+    if not pattern.fullmatch(text):
+        return None
+    x = convert(text)
+    return x if lo <= x <= hi else None
+
+
 def url_int(value: object, lo: int, hi: int) -> int | None:
     """A whole number from ``lo`` to ``hi`` in ASCII digits, no leading zero; else None."""
-    text = _first(value)
-    if not _INT.fullmatch(text):
-        return None
-    n = int(text)
-    return n if lo <= n <= hi else None
+    return _ranged(value, _INT, int, lo, hi)
 
 
 def url_decimal(value: object, lo: float, hi: float) -> float | None:
     """A decimal such as ``-34.25`` (at most 3 digits, 6 decimals) from ``lo`` to ``hi``."""
-    text = _first(value)
-    if not _DECIMAL.fullmatch(text):
-        return None
-    x = float(text)
-    return x if lo <= x <= hi else None
+    return _ranged(value, _DECIMAL, float, lo, hi)
 
 
 def url_day(value: object) -> date | None:
@@ -65,13 +68,8 @@ def url_day(value: object) -> date | None:
         return None
 
 
-def _clip(value: str, limit: int = 40) -> str:
-    """A raw value short enough for a one-line notice (the app shows it as text, never markup)."""
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
 def _listed(values: list[str], most: int = 5) -> str:
-    shown = ", ".join(_clip(v) for v in values[:most])
+    shown = ", ".join(clip(v) for v in values[:most])
     return shown + (f" and {len(values) - most} more" if len(values) > most else "")
 
 
@@ -100,7 +98,7 @@ def parse_view(
     notices: list[str] = []
     story = _first(params.get("story", default_story))
     if story not in stories:
-        notices.append(f"Unknown story {_clip(story)!r}: showing {default_story!r}.")
+        notices.append(f"Unknown story {clip(story)!r}: showing {default_story!r}.")
         story = default_story
     lo, hi = span_of(story)
     start, end = lo, hi
@@ -110,7 +108,7 @@ def parse_view(
         raw = _first(params[key])
         day = url_day(raw)
         if day is None:
-            notices.append(f"Ignored {key}={_clip(raw)!r}: not a date (YYYY-MM-DD).")
+            notices.append(f"Ignored {key}={clip(raw)!r}: not a date (YYYY-MM-DD).")
             continue
         if not lo <= day <= hi:
             notices.append(f"Ignored {key}={raw}: outside the story's dates {lo} to {hi}.")
@@ -155,7 +153,7 @@ def parse_view(
         if _SELECTION.fullmatch(raw):
             selected = raw
         else:
-            notices.append(f"Ignored selection {_clip(raw)!r}.")
+            notices.append(f"Ignored selection {clip(raw)!r}.")
     view = View(story, start, end, categories, actors, layers, selected)
     return view, notices
 
