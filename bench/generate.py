@@ -23,7 +23,11 @@ sys.path.insert(0, str(ROOT))
 
 from geo.atomic import atomic_write_bytes, atomic_write_text  # noqa: E402
 from geo.story.checks import load_outlines  # noqa: E402
-from geo.story.load import CATEGORIES, CONFIDENCE, EVENT_COLUMNS  # noqa: E402
+from geo.story.load import CONFIDENCE, EVENT_COLUMNS  # noqa: E402
+from geo.vocabulary import CATEGORY  # noqa: E402
+
+# A synthetic war: the conflict and movement categories, no earthquakes or elections.
+CATEGORIES = tuple(c.name for c in CATEGORY.values() if c.family in ("conflict", "movement"))
 
 DATA = ROOT / "bench" / "data"
 SEED = 6

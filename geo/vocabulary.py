@@ -4,6 +4,7 @@ written out in ACLED's columns. ``docs/event-vocabulary.md`` explains each entry
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # ACLED's six event types, spelled as the codebook spells them.
@@ -43,10 +44,16 @@ _ROWS = (
     Category("offensive", "conflict", BATTLES, "Armed clash", "offensive"),
     Category("capture", "conflict", BATTLES, "", "ground taken"),
     Category("airstrike", "conflict", EXPLOSIONS, "Air/drone strike", "air or drone strike"),
-    Category("shelling", "conflict", EXPLOSIONS, "Shelling/artillery/missile attack",
-             "shelling, artillery or missiles"),  # fmt: skip
-    Category("bombing", "conflict", EXPLOSIONS, "Remote explosive/landmine/IED",
-             "bomb, mine or IED"),  # fmt: skip
+    Category(
+        "shelling",
+        "conflict",
+        EXPLOSIONS,
+        "Shelling/artillery/missile attack",
+        "shelling, artillery or missiles",
+    ),
+    Category(
+        "bombing", "conflict", EXPLOSIONS, "Remote explosive/landmine/IED", "bomb, mine or IED"
+    ),
     Category("suicide-bombing", "conflict", EXPLOSIONS, "Suicide bomb", "suicide bombing"),
     Category("attack", "conflict", VIOLENCE, "Attack", "attack on civilians"),
     Category("abduction", "conflict", VIOLENCE, "Abduction/forced disappearance", "abduction"),
@@ -57,7 +64,10 @@ _ROWS = (
     Category("ceasefire", "conflict", STRATEGIC, "Agreement", "ceasefire"),
     Category("agreement", "conflict", STRATEGIC, "Agreement", "agreement"),
     Category("prisoner-swap", "conflict", STRATEGIC, "Agreement", "prisoner swap"),
-    Category("handover", "conflict", STRATEGIC, "Non-violent transfer of territory", "handover"),
+    # Handed over under a deal: captives, bodies, weapons or ground. ACLED codes the deal
+    # (Agreement); a town given up without a fight is a capture's "Non-violent transfer of
+    # territory", which the editor sets when that is what the report says.
+    Category("handover", "conflict", STRATEGIC, "Agreement", "handover"),
     Category("arrest", "conflict", STRATEGIC, "Arrests", "arrests"),
     # Protest and politics.
     Category("protest", "politics", PROTESTS, "Peaceful protest", "protest"),
@@ -88,8 +98,19 @@ _ROWS = (
 CATEGORY = {c.name: c for c in _ROWS}
 CATEGORIES = tuple(CATEGORY)
 FAMILIES = ("conflict", "disaster", "politics", "movement", "statement")
-# Words that say the state took the ground, for a capture's ACLED sub-event.
-_STATE_WORDS = ("army", "armed forces", "government", "military", "police", "troops", "soldiers")
+# Words that say the state took the ground, for a capture's ACLED sub-event, and the words of
+# armed groups' names that say they are not the state ("Free Syrian Army", "Arakan Army").
+_STATE = re.compile(
+    r"\b(?:army|armed forces|government|military|police|troops|soldiers"
+    r"|security forces|national guard|gendarmerie|junta)\b",
+    re.IGNORECASE,
+)
+_NOT_STATE = re.compile(
+    r"\b(?:free|liberation|arakan|kachin|karen|ta'ang|independence"
+    r"|resistance|revolutionary|rebels?|insurgents?|militia|people's"
+    r"|republican army|salvation|defen[cs]e army)\b",
+    re.IGNORECASE,
+)
 
 
 def acled_sub_event(category: str, actors: tuple[str, ...] | list[str] = ()) -> str:
@@ -100,10 +121,10 @@ def acled_sub_event(category: str, actors: tuple[str, ...] | list[str] = ()) -> 
     if cat is None:
         return ""
     if category == "capture":
-        first = actors[0].lower() if actors else ""
+        first = actors[0] if actors else ""
         if not first:
             return ""
-        state = any(w in first for w in _STATE_WORDS)
+        state = bool(_STATE.search(first)) and not _NOT_STATE.search(first)
         return "Government regains territory" if state else "Non-state actor overtakes territory"
     return cat.acled_sub_event_type
 

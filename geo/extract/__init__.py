@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -41,6 +41,9 @@ class Extraction:
     figures: list[Figure]
     actors: list[ActorMention]
     events: list[DraftEvent]
+    # Place names used for who acts or what something is, not where ("Moscow's invasion",
+    # "US-led", "Mi-35"): recognised, resolved, and kept off the map and the draft.
+    place_actors: list[PlaceMention] = field(default_factory=list)
 
     def to_dict(self, *, include_text: bool = True) -> dict[str, object]:
         """JSON-ready mapping; ``include_text`` adds the plain text the spans point into."""
@@ -48,6 +51,7 @@ class Extraction:
             "published": self.published.isoformat(),
             "dateline": self.dateline.to_dict() if self.dateline else None,
             "places": [p.to_dict() for p in self.places],
+            "place_actors": [p.to_dict() for p in self.place_actors],
             "dates": [d.to_dict() for d in self.dates],
             "figures": [f.to_dict() for f in self.figures],
             "actors": [a.to_dict() for a in self.actors],
@@ -94,7 +98,7 @@ def extract(
     dates = find_dates(plain, published, sentences)
     figures = find_figures(plain, sentences, exclude=[d.span for d in dates])
     actors = find_actors(plain, sentences)
-    places = find_places(
+    mentions = find_places(
         plain,
         sentences,
         gazetteer,
@@ -102,10 +106,12 @@ def extract(
         dateline=_dateline_arg(dateline, found_dateline),
         demonyms=demonyms,
     )
+    places = [p for p in mentions if p.role == "place"]
     events = draft_events(sentences, published, places, dates, figures, actors)
     return Extraction(
-        plain, published, found_dateline, sentences, places, dates, figures, actors, events
-    )
+        plain, published, found_dateline, sentences, places, dates, figures, actors, events,
+        [p for p in mentions if p.role != "place"],
+    )  # fmt: skip
 
 
 def load_story_places(path: str | Path) -> pd.DataFrame:

@@ -75,7 +75,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "month",
         re.compile(
-            r"\b(?:in|since|until|by|during|through|from|of|last|next|this)\s+"
+            # "In January," opens sentences as often as "in January" ends them.
+            r"\b(?i:in|since|until|by|during|through|from|of|last|next|this)\s+"
             + _MONTH
             + r"\b(?![\s.]*\d)"
         ),

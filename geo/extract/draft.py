@@ -53,6 +53,8 @@ def _unique(base: str, taken: set[str], tried: dict[str, int] | None = None) -> 
 
 # Gazetteer kinds the story format has no word for: a river or a sea is drawn as an area.
 _AREA_KINDS = frozenset({"river", "sea", "desert", "mountains"})
+# A pin the editor drops for an unplaced name holds a village, until they say otherwise.
+_UNPLACED_RADIUS_M = 5000
 
 
 def _kind(kind: str) -> str:
@@ -89,15 +91,16 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
             continue
         name, aliases = article_name(m)
         rows[key] = {
-            "keep": True,
+            # An unplaced name waits, unticked and with no point, for the editor to pin it.
+            "keep": m.placed,
             "id": _unique(slugify(name, "place"), taken, tried),
             "name": name,
             "aliases": aliases,
             "kind": _kind(m.kind),
             "country": m.country or "",
-            "lat": round(m.lat, 5),
-            "lon": round(m.lon, 5),
-            "radius_m": int(m.radius_m),
+            "lat": round(m.lat, 5) if m.lat is not None else None,
+            "lon": round(m.lon, 5) if m.lon is not None else None,
+            "radius_m": int(m.radius_m) if m.placed else _UNPLACED_RADIUS_M,
             "mentions": 1,
             "_key": key,
         }

@@ -1,45 +1,115 @@
-"""Draft events: one per sentence that names a place and can be dated, for a person to rewrite."""
+"""Draft events: one per happening the article tells, placed and dated from its own clause,
+for a person to rewrite."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
 
 from geo.extract.actors import ActorMention
 from geo.extract.dates import DateMention
 from geo.extract.figures import Figure
 from geo.extract.places import PlaceMention
 from geo.extract.sentences import Sentence
+from geo.geometry import sphere_km
+from geo.vocabulary import CATEGORY, acled_event_type, acled_sub_event
 
-# First matching category wins: the specific before the general.
+# First matching category wins: the specific before the general. Categories and their ACLED
+# coding are geo/vocabulary.py's (docs/event-vocabulary.md).
 CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
+    # Hazards: words no other kind of news uses.
+    ("earthquake", r"\b(?:earthquakes?|quakes?|tremors?|aftershocks?|magnitude[\s-]+\d"
+                   r"|seismic|epicent(?:re|er))\b"),
+    ("volcano", r"\b(?:volcan\w*|erupt(?:ed|ion|ions|ing|s)|lava|pyroclastic)\b"),
+    ("landslide", r"\b(?:landslides?|mudslides?|landslips?|rockslides?|avalanches?)\b"),
+    ("storm", r"\b(?:cyclones?|hurricanes?|typhoons?|tornado(?:e?s)?|tropical storms?"
+              r"|storm surges?|(?:made|makes|making) landfall|storms?)\b"),
+    ("flood", r"\b(?:floods?|flooding|flooded|floodwaters?|flash[\s-]floods?|inundat\w*|deluges?"
+              r"|torrential rains?|heavy rain(?:fall|s)?|monsoon rains?|downpours?|cloudbursts?"
+              r"|swept away|burst (?:its|their) banks|dams? (?:burst|collapsed|breached|broke))\b"),
+    ("wildfire", r"\b(?:wildfires?|bushfires?|forest fires?|brush ?fires?|blazes?"
+                 r"|fires? (?:swept|raged|spread|burned|burnt|broke out|tore))\b"),
+    ("drought", r"\b(?:droughts?|famine|crop failures?|dry spells?)\b"),
+    ("epidemic", r"\b(?:outbreaks? of (?:cholera|ebola|measles|dengue|mpox|disease|the virus"
+                 r"|\w+ fever)|epidemics?|pandemic|cholera|ebola|measles|dengue|mpox"
+                 r"|covid(?:-19)?|coronavirus)\b"),
+    # Politics.
+    ("coup", r"\b(?:coups?(?: d'(?:é|e)tat)?|putsch|juntas?|seized power|overthr(?:ew|own)"
+             r"|toppled|deposed|ousted (?:the )?(?:president|government|prime minister))\b"),
+    ("election", r"\b(?:elections?|electoral|polls?|polling|ballots?|voters?|voting|voted"
+                 r"|re-elected|run-?offs?|referendum|votes? (?:count|tally|cast))\b"),
+    # Conflict.
     ("prisoner-swap", r"\b(?:swap|prisoner exchange|exchanged?"
                       r"|exchange (?:of )?(?:the )?(?:bodies|prisoners|captives))\b"),
     ("remains-found", r"\b(?:remains (?:were |was )?(?:found|discovered|recovered|identified)"
                       r"|mass grave|bodies (?:were )?(?:found|discovered|recovered))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
-    ("celebration", r"\b(?:celebrat\w*|festivit\w*|rall(?:y|ies)|parade)\b"),
-    ("ceasefire", r"\b(?:cease-?fire|truce|halt (?:to|in) (?:the )?fighting"
-                  r"|agreed|agreements?|(?:struck|reached|signed) (?:a |an |the )?deal)\b"),
+    ("ceasefire", r"\b(?:cease-?fire|truce|(?:halt|pause) (?:to|in) (?:the )?fighting"
+                  r"|agreed to (?:a |an )?(?:pause|halt))\b"),
+    ("agreement", r"\b(?:agreed|agreements?|accords?|(?:struck|reached|signed) (?:a |an |the )?"
+                  r"(?:\w+ )?deal|peace (?:deal|talks|plan)|signed)\b"),
+    ("suicide-bombing", r"\bsuicide (?:bomb\w*|attack\w*|car bomb\w*|vests?)\b"),
+    ("bombing", r"\b(?:car bombs?|roadside bombs?|IEDs?|improvised explosive|explosive devices?"
+                r"|landmines?|booby[\s-]trap\w*|bomb (?:blast|exploded|went off|attack)"
+                r"|bombs? (?:exploded|went off)|blasts?|explosions?|detonat\w*)\b"),
+    ("airstrike", r"\b(?:air ?strikes?|air-strikes?|air raids?|warplanes?|jets?|aircraft"
+                  r"|drone strikes?|drones?|helicopter gunships?|bombed|bombing|bombings"
+                  r"|aerial bombardment"
+                  r"|from the air)\b"),
+    ("shelling", r"\b(?:shell(?:ing|ed|s)?|artillery|mortars?|rockets?|missiles?|barrages?"
+                 r"|bombard\w*|struck)\b"),
+    ("celebration", r"\b(?:celebrat\w*|festivit\w*|parade)\b"),
     ("convoy", r"\b(?:convoys?|buses)\b"),
-    ("evacuation", r"\b(?:evacuat\w*|withdr[ae]w\w*|withdrawal|fled|displaced|rescue\w*)\b"),
+    ("evacuation", r"\b(?:evacuat\w*|rescu\w*|airlift\w*|withdr[ae]w\w*|withdrawal)\b"),
+    ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless|uprooted"
+                     r"|forced (?:from|out of) (?:their|his|her) homes|crossed (?:the border )?"
+                     r"into|asylum)\b"),
+    ("return", r"\b(?:returnees|returned (?:home|to their (?:homes|villages)))\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
-    ("airstrike", r"\b(?:air ?strikes?|air-strikes?|air raids?|warplanes?|bomb(?:ed|ing|ings|s)"
-                  r"|drones?|missiles?|struck|strikes?)\b"),
-    ("captives", r"\b(?:captiv\w*|hostages?|kidnapp\w*|abduct\w*|detain\w*"
-                 r"|captured \d+|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
+    ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|seized (?:\d+|dozens|scores|hundreds)"
+                  r"(?: of)? (?:people|students|girls|villagers|passengers))\b"),
+    ("captives", r"\b(?:captiv\w*|hostages?|captured \d+"
+                 r"|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
+    ("arrest", r"\b(?:arrest(?:ed|s|ing)?|detain\w*|detention|rounded up|in(?:to)? custody)\b"),
+    ("riot", r"\b(?:riot\w*|loot(?:ed|ing|ers)|torched|set (?:fire to|ablaze)|ransack\w*"
+             r"|stormed (?:the )?(?:congress|parliament|supreme court|palace|capitol"
+             r"|presidential palace|government buildings?))\b"),
+    ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
+                r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*)\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
-    ("offensive", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
-                  r"|overr(?:an|un)|storm(?:ed|ing)|liberat(?:ed|ing|ion)|took control"
-                  r"|fell to|fall of)\b"),
+    ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
+                r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
+                r"|liberat(?:ed|ing|ion))\b"),
+    ("attack", r"\b(?:massacre\w*|gunmen|opened fire|attack(?:ed|s)? (?:on )?(?:the )?"
+               r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
+               r"|camp|bus|passengers|farmers|residents))\b"),
+    ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),
     ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties)\b"),
-    ("speech", r"\b(?:speech|televised|address(?:ed)?|sermon)\b"),
-    ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assault|push(?:ed)? into)\b"),
-    ("battle", r"\b(?:battles?|clash(?:es|ed)?|fight(?:ing)?|fought|shell(?:ing|ed|s)?|rockets?"
-               r"|mortars?|floods?|flooding)\b"),
+    ("speech", r"\b(?:speech|televised|address(?:ed)? (?:the nation|supporters|a rally)"
+               r"|sermon)\b"),
+    ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assaults?|push(?:ed)? into"
+                  r"|counter-?attack\w*)\b"),
+    ("battle", r"\b(?:battles?|clash(?:es|ed)?|fighting|fought|fight|firefights?"
+               r"|gun ?battles?|skirmish\w*|combat|attack(?:ed|s)?)\b"),
+    ("decision", r"\b(?:state of emergency|curfew|decree\w*|sanction(?:s|ed)|imposed|banned"
+                 r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
 _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEYWORDS)
+_HAZARDS = frozenset(c.name for c in CATEGORY.values() if c.family == "disaster")
+# What a toll or a rescue is part of once the article is about a hazard or a vote.
+_FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling", "remains-found"})
+# What a bare toll ("11 fighters were killed") may be part of.
+_VIOLENT = _HAZARDS | frozenset({
+    "battle", "offensive", "capture", "airstrike", "shelling", "bombing", "suicide-bombing",
+    "attack", "riot", "casualties", "accident", "coup", "protest",
+})  # fmt: skip
+_FOLLOWS_ELECTION = frozenset({"statement", "decision"})
+_RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
+                      r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
+# Quoted words ("“Today ... is the Second Liberation Day”") say what someone said, not what
+# happened: categories are read outside quotes first.
+_QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
 # The sentence speaks of the present: the article's own date fits it.
 _PRESENT = re.compile(
     r"\b(?:is|are|has|have|says|said|told|announced|declared|stated|added|remains?|continues?|"
@@ -51,28 +121,56 @@ _SAID_IN = re.compile(
     r"(?:in|from)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
+_MEASURED_FROM = re.compile(
+    r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
+    r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
+    re.IGNORECASE,
+)
 # The most words a _SAID_IN match has: "told reporters later today in the".
 _SAID_IN_WORDS = 6
 _WORD = re.compile(r"\w+")
-# Tiers for picking the event's place: points before areas before countries; the first
-# named within a tier (news leads with where things happened).
-_AREA_KINDS = frozenset({"area", "region", "border"})
-# Figures by what they count -> events.csv columns.
+# Tiers for picking the event's place: points before areas before countries; within a tier,
+# the one nearest the words that say what happened.
+_AREA_KINDS = frozenset({"area", "region", "border", "district", "province", "river", "lake",
+                         "mountain", "desert", "sea"})  # fmt: skip
+# Dates that say when something happened; a duration ("six-year war"), a "since 2014" or a bare
+# year is background, never an event's date.
+_EVENT_DATE_KINDS = frozenset({"absolute", "weekday", "relative", "month"})
+# A relative date further than this from publication ("in 10 years") is no event's date.
+_RELATIVE_REACH_DAYS = 366
+# An undated sentence takes the date of a dated event this many sentences back, if any.
+_CARRY_SENTENCES = 3
+# How many earlier drafts a sentence may be a retelling of.
+_MERGE_REACH = 32
+# Figures by kind -> events.csv columns (the story format's FIGURES).
 _COLUMNS = {
+    "killed": "killed", "injured": "wounded", "missing": "missing", "displaced": "displaced",
+    "arrested": "arrested", "evacuated": "evacuated",
+}  # fmt: skip
+# Figures by what they count -> events.csv columns, for counts of no kind.
+_WHAT_COLUMNS = {
     "militants": "militants", "civilians": "civilians", "people": "people",
     "captives": "captives", "bodies": "remains", "buses": "buses", "vehicles": "vehicles",
     "ambulances": "vehicles", "km2": "area_km2",
 }  # fmt: skip
 
 
+def figure_kind(f: Figure) -> str:
+    """What a figure counts, from ``Figure.kind`` or, failing it, the killed/wounded flags."""
+    kind = getattr(f, "kind", None)
+    if kind is not None:
+        return str(kind)
+    return "killed" if f.killed else "injured" if f.wounded else ""
+
+
 @dataclass(frozen=True)
 class DraftEvent:
-    """A draft event from one sentence: its place, dates, category and figures."""
+    """A draft event: one happening, from the sentences that tell it (the first one leads)."""
 
     sentence: int
     date: date
     end_date: date
-    date_basis: str  # "sentence": a date in the sentence; "published": the article's date
+    date_basis: str  # "sentence": its own words; "context": an earlier sentence's; "published"
     date_text: str | None
     place: PlaceMention
     other_places: tuple[PlaceMention, ...]
@@ -81,21 +179,50 @@ class DraftEvent:
     figures: tuple[Figure, ...]
     summary: str
     needs_rewrite: bool = True
+    sentences: tuple[int, ...] = ()
+
+    @property
+    def family(self) -> str:
+        """The category's family (conflict, disaster, politics, movement, statement)."""
+        cat = CATEGORY.get(self.category)
+        return cat.family if cat else ""
 
     def counts(self) -> dict[str, int]:
-        """Figures summed into events.csv columns (killed, wounded, militants, ...)."""
-        out: dict[str, int] = {}
+        """Figures by events.csv column (killed, wounded, missing, ...): summed within a
+        sentence ("11 fighters and 7 soldiers were killed"), the largest sentence's sum across
+        sentences, as a retelling repeats the toll."""
+        by_sentence: dict[int, dict[str, int]] = {}
         for f in self.figures:
-            column = "killed" if f.killed else "wounded" if f.wounded else _COLUMNS.get(f.what)
+            kind = figure_kind(f)
+            column = _COLUMNS.get(kind) or (None if kind in ("homes",) else
+                                            _WHAT_COLUMNS.get(f.what))  # fmt: skip
             if column is None:
                 continue
-            out[column] = out.get(column, 0) + int(f.value)
+            sums = by_sentence.setdefault(f.sentence, {})
+            sums[column] = sums.get(column, 0) + int(f.value)
+        out: dict[str, int] = {}
+        for sums in by_sentence.values():
+            for column, value in sums.items():
+                out[column] = max(out.get(column, 0), value)
         return out
+
+    def disputed(self) -> dict[str, list[int]]:
+        """Columns the text gives more than one figure for: every figure given."""
+        seen: dict[str, set[int]] = {}
+        for f in self.figures:
+            column = _COLUMNS.get(figure_kind(f))
+            if column is None:
+                continue
+            values = seen.setdefault(column, set())
+            values.add(int(f.value))
+            values.update(int(v) for v in getattr(f, "disputed", ()) or ())
+        return {c: sorted(v) for c, v in seen.items() if len(v) > 1}
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready mapping."""
         return {
             "sentence": self.sentence,
+            "sentences": list(self.sentences or (self.sentence,)),
             "date": self.date.isoformat(),
             "end_date": self.end_date.isoformat(),
             "date_basis": self.date_basis,
@@ -110,33 +237,85 @@ class DraftEvent:
             },
             "other_places": [p.name for p in self.other_places],
             "category": self.category,
+            "family": self.family,
+            "acled_event_type": acled_event_type(self.category),
+            "acled_sub_event_type": acled_sub_event(self.category, self.actors),
             "actors": list(self.actors),
             "figures": [f.to_dict() for f in self.figures],
             "counts": self.counts(),
+            "disputed": self.disputed(),
             "summary": self.summary,
             "needs_rewrite": self.needs_rewrite,
         }
 
 
-def guess_category(sentence: str) -> str:
-    """Event category from keywords; ``statement`` when none matches."""
+def _match(sentence: str) -> tuple[str, int] | None:
+    """The first category whose words the sentence uses, and where they are."""
     for category, pattern in _CATEGORY_RES:
-        if pattern.search(sentence):
-            return category
-    return "statement"
+        m = pattern.search(sentence)
+        if m:
+            return category, m.start()
+    return None
 
 
-def _specificity(p: PlaceMention, sentence: Sentence) -> tuple[int, int]:
+def guess_category(sentence: str, theme: str = "") -> str:
+    """Event category from keywords, outside quotes first; ``statement`` when none matches.
+
+    ``theme`` is the article's own kind when it is about a hazard or a vote: a toll in an
+    earthquake report is the earthquake's, not a war's casualties.
+    """
+    outside = _QUOTED.sub(" ", sentence)
+    # A sentence that is all quote, or quote and a speech verb, is words.
+    found = _match(outside) or (_match(sentence) if outside == sentence else None)
+    category = found[0] if found else "statement"
+    if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
+        return theme
+    if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):
+        return "election"
+    return category
+
+
+def article_theme(sentences: list[Sentence]) -> str:
+    """A hazard or "election" when the article's lead is about one, else ""."""
+    lead = " ".join(s.text for s in sentences[:3])
+    best, where = "", len(lead) + 1
+    for category, pattern in _CATEGORY_RES:
+        if category not in _HAZARDS and category != "election":
+            continue
+        m = pattern.search(lead)
+        if m and m.start() < where:
+            best, where = category, m.start()
+    return best
+
+
+def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -> int:
+    """Where in the article the words that gave the category are; for words with none, the
+    first place's."""
+    pattern = dict(_CATEGORY_RES).get(category)
+    m = pattern.search(sentence.text) if pattern is not None else None
+    if m is not None:
+        return sentence.start + m.start()
+    return min((p.start for p in places if p.start is not None), default=sentence.start)
+
+
+def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int, int]:
     if p.kind == "country":
+        tier = 3
+    elif not p.placed:
         tier = 2
-    elif p.kind in _AREA_KINDS or p.source == "derived":
+    elif p.kind in _AREA_KINDS or p.source in ("derived", "area"):
         tier = 1
     else:
         tier = 0
-    # "the government said in Damascus that ...": where it was said, not where it happened.
-    if _said_in_before(sentence.text, (p.start or 0) - sentence.start):
-        tier += 3
-    return (tier, p.start or 0)
+    # "the government said in Damascus that ...": where it was said, not where it happened;
+    # "1,300km southwest of Beijing": a landmark to measure from.
+    before = sentence.text[max(0, (p.start or 0) - sentence.start - 60) : (p.start or 0)
+                           - sentence.start]  # fmt: skip
+    if _said_in_before(sentence.text, (p.start or 0) - sentence.start) or _MEASURED_FROM.search(
+        before
+    ):
+        tier += 4
+    return (tier, abs((p.start or 0) - anchor))
 
 
 def _said_in_before(text: str, end: int) -> bool:
@@ -160,11 +339,22 @@ def _said_in_before(text: str, end: int) -> bool:
     return _SAID_IN.search(text[start:end]) is not None
 
 
-def _date_for(dates: list[DateMention], place: PlaceMention) -> DateMention | None:
-    """The sentence's date nearest the place, day-level dates first."""
+def _event_dates(dates: list[DateMention], published: date) -> list[DateMention]:
+    """The dates that may date a happening (see ``_EVENT_DATE_KINDS``)."""
+    out = []
+    for d in dates:
+        if d.kind not in _EVENT_DATE_KINDS:
+            continue
+        if d.kind != "absolute" and abs((d.date - published).days) > _RELATIVE_REACH_DAYS:
+            continue
+        out.append(d)
+    return out
+
+
+def _date_for(dates: list[DateMention], anchor: int) -> DateMention | None:
+    """The sentence's date nearest the words that say what happened, day-level dates first."""
     if not dates:
         return None
-    anchor = place.start or 0
 
     def key(d: DateMention) -> tuple[int, int]:
         level = {"day": 0, "week": 1, "month": 2}.get(d.granularity, 3)
@@ -180,6 +370,74 @@ def _by_sentence(items) -> dict[int, list]:
     return out
 
 
+def _contains(a: PlaceMention, b: PlaceMention) -> bool:
+    """Whether place ``b`` lies in (or is) place ``a``."""
+    if a.place_id == b.place_id or a.name == b.name:
+        return True
+    if a.kind == "country" and b.country and b.country in a.country.split("|"):
+        return True
+    if not (a.placed and b.placed):
+        return bool(a.within and b.country and a.within.country == b.country and not b.placed)
+    km = sphere_km((a.lat, a.lon), (b.lat, b.lon))  # type: ignore[arg-type]
+    return km * 1000 <= max(a.radius_m, 1) + 25_000
+
+
+def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
+    """Whether draft ``b`` tells again what ``a`` told: the same kind, days that touch, and
+    places that hold one another."""
+    kinds = {a.category, b.category}
+    if len(kinds) > 1 and not ("casualties" in kinds and kinds <= _VIOLENT):
+        return False
+    if b.date > a.end_date + timedelta(days=1) or a.date > b.end_date + timedelta(days=1):
+        return False
+    return _contains(a.place, b.place) or _contains(b.place, a.place)
+
+
+def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
+    """One event from two tellings: the narrower place, the dated telling's days, every figure."""
+    narrow = b.place if _contains(a.place, b.place) and not _contains(b.place, a.place) else a.place
+    if not narrow.placed and (a.place.placed or b.place.placed):
+        narrow = a.place if a.place.placed else b.place
+    dated = a if a.date_basis == "sentence" or b.date_basis != "sentence" else b
+    others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
+    others.pop(narrow.name, None)
+    category = a.category if a.category != "casualties" else b.category
+    return replace(
+        a,
+        date=dated.date,
+        end_date=dated.end_date,
+        date_basis=dated.date_basis,
+        date_text=dated.date_text,
+        place=narrow,
+        other_places=tuple(others.values()),
+        category=category,
+        actors=tuple(dict.fromkeys((*a.actors, *b.actors))),
+        figures=(*a.figures, *b.figures),
+        sentences=(*(a.sentences or (a.sentence,)), *(b.sentences or (b.sentence,))),
+    )
+
+
+def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
+    """One draft per happening: later tellings are folded into the first that they repeat."""
+    out: list[DraftEvent] = []
+    for ev in events:
+        # Only the latest few: a happening is retold within an article's length, and comparing
+        # each with all made a long text quadratic.
+        for i in range(len(out) - 1, max(-1, len(out) - 1 - _MERGE_REACH), -1):
+            kept = out[i]
+            if _same_happening(kept, ev):
+                out[i] = _merge(kept, ev)
+                break
+        else:
+            out.append(ev)
+    return out
+
+
+def _happening(category: str, dated: bool) -> bool:
+    """Whether a sentence of this category is an event: words alone are one only when dated."""
+    return dated or category not in ("statement", "speech")
+
+
 def draft_events(
     sentences: list[Sentence],
     published: date,
@@ -188,26 +446,49 @@ def draft_events(
     figures: list[Figure],
     actors: list[ActorMention],
 ) -> list[DraftEvent]:
-    """One draft event per sentence with a place (the dateline aside) and a date."""
+    """One draft event per happening the article tells, from its sentences with a place.
+
+    Each sentence's category comes from its own words (read in the light of the article's
+    theme: a toll in a flood report is the flood's); its date from its own clause, else from
+    the dated sentence just before it, else the publication day; its place is the most precise
+    one nearest the words that say what happened. Sentences that tell the same happening again
+    are merged into the first.
+    """
     # Grouped once: filtering every list for every sentence made long articles quadratic.
-    by = {
-        name: _by_sentence(items)
-        for name, items in (("places", places), ("dates", dates), ("figures", figures))
-    }
+    places_by = _by_sentence(places)
+    dates_by = _by_sentence(dates)
+    figures_by = _by_sentence(figures)
     actors_by = _by_sentence(actors)
-    events = []
+    theme = article_theme(sentences)
+    events: list[DraftEvent] = []
+    # The last dated sentence: (index, first day, last day, words).
+    carried: tuple[int, date, date, str] | None = None
     for s in sentences:
-        here = [p for p in by["places"].get(s.index, []) if p.via != "dateline"]
+        all_dates = dates_by.get(s.index, [])
+        usable = _event_dates(all_dates, published)
+        category = guess_category(s.text, theme)
+        here = [p for p in places_by.get(s.index, []) if p.via != "dateline"]
+        anchor = _keyword_at(s, category, here)
+        when = _date_for(usable, anchor)
+        if when is not None:
+            # A plan ("celebrations on Thursday") is no frame for the tolls that follow it.
+            past = when.date <= published
+            carried = (s.index, when.date, when.end_date, when.text) if past else None
         if not here:
             continue
-        place = min(here, key=lambda p, s=s: _specificity(p, s))
-        when = _date_for(by["dates"].get(s.index, []), place)
+        if all_dates and not usable:
+            continue  # dated only by a duration or a "since": background, not a happening
+        if not _happening(category, when is not None):
+            continue
         if when is not None:
             first, last, basis, date_text = when.date, when.end_date, "sentence", when.text
-        elif _PRESENT.search(s.text):
+        elif carried is not None and s.index - carried[0] <= _CARRY_SENTENCES:
+            first, last, basis, date_text = carried[1], carried[2], "context", carried[3]
+        elif _PRESENT.search(s.text) or category not in ("statement", "speech"):
             first, last, basis, date_text = published, published, "published", None
         else:
             continue
+        place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
         others = tuple(p for p in here if p is not place and p.name != place.name)
         events.append(
             DraftEvent(
@@ -218,10 +499,11 @@ def draft_events(
                 date_text=date_text,
                 place=place,
                 other_places=tuple(dict((p.name, p) for p in others).values()),
-                category=guess_category(s.text),
+                category=category,
                 actors=tuple(dict.fromkeys(a.name for a in actors_by.get(s.index, []))),
-                figures=tuple(by["figures"].get(s.index, [])),
+                figures=tuple(figures_by.get(s.index, [])),
                 summary=s.text,
+                sentences=(s.index,),
             )
         )
-    return events
+    return merge_events(events)

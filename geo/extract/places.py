@@ -200,8 +200,8 @@ class PlaceMention:
     start: int | None
     end: int | None
     sentence: int
-    lat: float
-    lon: float
+    lat: float | None  # None: unplaced, for the editor to pin (see ``within``)
+    lon: float | None
     radius_m: int
     country: str
     kind: str
@@ -209,6 +209,18 @@ class PlaceMention:
     source: str
     via: str  # name, dateline, qualifier, border, anaphor
     candidates: tuple[GazetteerPlace, ...] = ()
+    # An unplaced name: the area it must lie in (a country, or the district around a town the
+    # sentence names), never drawn as its point.
+    within: GazetteerPlace | None = None
+    # "place": where something is or happens; "actor": a place named for who acts ("Moscow's
+    # invasion", "Washington said"). Descriptions ("US-led", "a Beirut-based analyst") and
+    # models ("Mi-35") are no mentions at all.
+    role: str = "place"
+
+    @property
+    def placed(self) -> bool:
+        """Whether the mention has a point on the map."""
+        return self.lat is not None and self.lon is not None
 
     @property
     def span(self) -> tuple[int, int] | None:
@@ -231,7 +243,16 @@ class PlaceMention:
             "source": self.source,
             "via": self.via,
             "candidates": [_candidate_dict(c) for c in self.candidates],
+            "within": _within_dict(self.within),
+            "role": self.role,
         }
+
+
+def _within_dict(p: GazetteerPlace | None) -> dict[str, object] | None:
+    if p is None:
+        return None
+    return {"name": p.name, "country": p.country, "lat": p.lat, "lon": p.lon,
+            "radius_m": p.radius_m}  # fmt: skip
 
 
 def _candidate_dict(p: GazetteerPlace) -> dict[str, object]:
@@ -359,6 +380,9 @@ def _person_tokens(
             continue
         # "Scott County", "Jackson River": a first name before a place word names a place.
         if i + 1 < n and tokens[i + 1].key in words.place_words and tok.key in words.given_names:
+            continue
+        # "Abu Dhabi", "King City": a title that opens a known place's name is that name.
+        if i + 1 < n and speaks_for_place(normalize(f"{tok.text} {tokens[i + 1].text}")):
             continue
         j = i + 1
         while j < n and j - i <= 4 and (tokens[j].cap or tokens[j].key in ARTICLES):
@@ -1041,6 +1065,8 @@ class _Votes:
         self.ranked_memo: dict[tuple[Any, ...], tuple[Any, tuple[GazetteerPlace, ...]]] = {}
         self.ranked_version = -1
         for m in [*matches, *([dateline] if dateline else [])]:
+            if m.reasons and m.reasons[0] in _NO_VOTE:
+                continue
             for country, weight in _contribution(m, areas_of).items():
                 self.total[country] += weight
                 self.own.setdefault(m.key, Counter())[country] += weight
@@ -1694,8 +1720,13 @@ def find_places(
     for m in matches:
         m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer, finder)
         target = m.base if m.base is not None else m
+        after = text[m.end : m.end + 16]
         if m.kind == "demonym" and not demonyms:
             m.reasons = ["demonym"]
+        elif _PRODUCT_AFTER.match(after) and not text[m.end - 1 : m.end].isdigit():
+            m.reasons = ["product"]  # "Mi-35", "F-16": a model, and no vote for its country
+        elif _MODIFIER_AFTER.match(after):
+            m.reasons = ["modifier"]  # "US-led": who leads, not where
         elif (
             target.kind == "country"
             and m.kind != "qualifier"
@@ -1755,7 +1786,53 @@ def find_places(
             text, tokens, out, finder, votes, countries, dateline_key, person_keys
         )
         out.sort(key=lambda p: p.start if p.start is not None else -1)
-    return out
+    return [_with_role(text, p) for p in out]
+
+
+# After a name: what makes it a description ("US-led"), a model ("Mi-35"), a possessive actor
+# ("Moscow's invasion") or a speaking one ("Washington said"). A model's name is letters then
+# digits ("Mi-35", "Su-25", "T-72"); a hyphen and a year after a place is no model, but a
+# place's name never runs straight into digits.
+_MODIFIER_AFTER = re.compile(
+    r"[-‐‑](?:led|backed|based|funded|brokered|sponsored|allied|aligned|supported"
+    r"|born|made|owned|run|controlled|bound|registered|flagged)\b",
+    re.IGNORECASE,
+)
+_PRODUCT_AFTER = re.compile(r"(?:[-‐‑]\d{1,3}(?!\d)|\d)")
+_ACTOR_NOUNS = (
+    "invasion|decision|government|govt|military|army|armed forces|forces|troops|president"
+    "|prime minister|premier|foreign minister|foreign ministry|defen[cs]e minister|ministry"
+    "|leader|leaders|leadership|officials|ambassador|envoy|allies|ally|plan|policy|stance"
+    "|response|support|backing|sanctions|offensive|campaign|strategy|regime|administration"
+    "|embassy|intelligence|navy|air force|central bank|parliament|top court|supreme court"
+    "|state media|state television|state news agency|foreign policy|demands|refusal|threat"
+    "|threats|move|bid|claim|claims|efforts|aid|help|backers|proxies|spy|spies|drones"
+    "|missiles|jets|warplanes|attack on|war on|annexation|occupation|withdrawal from"
+)
+_POSSESSIVE_ACTOR = re.compile(r"(?:'s|’s|')\s+(?:(?:new|top|own|latest|former|senior"
+                               r"|chief|main|\w+-\w+)\s+)?(?:" + _ACTOR_NOUNS + r")\b",
+                               re.IGNORECASE)  # fmt: skip
+_SPEAKS_AFTER = re.compile(
+    r"\s+(?:has\s+|had\s+|have\s+|also\s+|later\s+|quickly\s+)?(?:said|says|warned|announced"
+    r"|accused|denied|claimed|insisted|demanded|urged|vowed|threatened|condemned|rejected"
+    r"|responded|retaliated|protested|pledged|promised|sanctioned|recalled|summoned|expelled"
+    r"|blamed|welcomed|praised|criticised|criticized|called on|asked|told)\b",
+    re.IGNORECASE,
+)
+_SPEAKING_KINDS = frozenset({"country", "city"})
+# Matches that say nothing of where the story is: "US-led", "Mi-35".
+_NO_VOTE = frozenset({"product", "modifier"})
+
+
+def _with_role(text: str, p: PlaceMention) -> PlaceMention:
+    """The mention with its role read from the words right after it."""
+    if p.end is None or p.via == "dateline":
+        return p
+    after = text[p.end : p.end + 60]
+    possessive = _POSSESSIVE_ACTOR.match(after)
+    if possessive or (p.kind in _SPEAKING_KINDS and _SPEAKS_AFTER.match(after)):
+        return replace(p, role="actor")
+    return p
 
 
 def _unknown_places(
@@ -1772,9 +1849,9 @@ def _unknown_places(
     "captured" ("captured Baghuz"), a name before a feature word ("the al-Omar oilfield"), an
     unknown dateline place; then every other mention of the same name.
 
-    Each is placed at the country the text puts it in (", Syria" after it, else the places
-    of its sentence, else the article's best-supported country), with that country's radius:
-    an approximate place for the editor to pin down, never a guessed point.
+    Each is left unplaced (no point), ``within`` the area the text puts it in (", Syria" after
+    it, else near the most precise town of its sentence, else the article's best-supported
+    country): for the editor to pin down, never drawn on that area's middle.
     """
     words = finder.words
     busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
@@ -1857,11 +1934,11 @@ def _unknown_places(
         out.append(
             PlaceMention(
                 name=written, text=text[start:end], start=start, end=end,
-                sentence=tokens[first].sentence, lat=country.lat, lon=country.lon,
+                sentence=tokens[first].sentence, lat=None, lon=None,
                 radius_m=country.radius_m, country=country.country,
                 kind="area" if feature else "village",
                 place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
-                source="unplaced", via="context",
+                source="unplaced", via="context", within=country,
             )
         )  # fmt: skip
     return out

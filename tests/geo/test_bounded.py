@@ -136,7 +136,7 @@ def test_failure_text_is_one_short_line(exc: BaseException, text: str):
     assert "\n" not in out
 
 
-_SYNTAX = st.sampled_from('[]{}"\'\\#\n =a1.,:')
+_SYNTAX = st.sampled_from("[]{}\"'\\#\n =a1.,:")
 
 
 @given(st.text(alphabet=_SYNTAX, max_size=400) | st.text(max_size=200))

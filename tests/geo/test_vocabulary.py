@@ -144,25 +144,21 @@ def test_either_capture_sub_event_is_a_battle(actors):
         pytest.param(["Hayat Tahrir al-Sham"], "Non-state actor overtakes territory", id="hts"),
         pytest.param([], "", id="no-actor"),
         pytest.param([""], "", id="blank-actor"),
-        # Known misreadings of the word list: a state force it does not name, and rebel groups
-        # whose names say army. Drop a mark when geo.vocabulary learns the case.
+        # A state force named without "army", and rebel groups whose names say army.
         pytest.param(
             ["Iraqi security forces"],
             "Government regains territory",
             id="security-forces",
-            marks=pytest.mark.xfail(strict=True, reason="'security forces' is no state word"),
         ),
         pytest.param(
             ["Free Syrian Army"],
             "Non-state actor overtakes territory",
             id="free-syrian-army",
-            marks=pytest.mark.xfail(strict=True, reason="'army' in a rebel group's name"),
         ),
         pytest.param(
             ["Arakan Army"],
             "Non-state actor overtakes territory",
             id="arakan-army",
-            marks=pytest.mark.xfail(strict=True, reason="'army' in a rebel group's name"),
         ),
     ],
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+import pandas as pd
 import pytest
 
 from geo.extract import extract
@@ -35,8 +36,10 @@ def test_every_baghuz_mention_is_a_place(drafted):
     found = [p.start for p in ex.places if p.text.lower() == "baghuz"]
     assert found == written and len(found) == 4
     (row,) = table[table["name"] == "Baghuz"].to_dict("records")
-    # No gazetteer knows the village: it is in Syria, drawn as Syria's area for the editor.
-    assert row["mentions"] == 4 and row["country"] == "SY" and row["radius_m"] >= 100_000
+    # No gazetteer knows the village: it is in Syria, left unplaced and unticked for the editor
+    # to pin, never drawn on Syria's middle.
+    assert row["mentions"] == 4 and row["country"] == "SY"
+    assert pd.isna(row["lat"]) and pd.isna(row["lon"]) and not row["keep"]
 
 
 @pytest.mark.parametrize(
@@ -66,5 +69,5 @@ def test_draft_events_say_what_happened(drafted):
     _, table, events = drafted
     baghuz = table.loc[table["name"] == "Baghuz", "id"].item()
     by_place = events.groupby("place")["category"].apply(set).to_dict()
-    assert {"offensive", "airstrike"} <= by_place[baghuz]
+    assert {"capture", "airstrike"} <= by_place[baghuz]
     assert set(events["category"]) != {"statement"}

@@ -54,7 +54,9 @@ def test_slugify(text, slug):
 def test_places_table_has_one_row_per_place(ex):
     places = draft_places(ex)
     assert places["id"].is_unique
-    assert places["keep"].all()
+    # Ticked: every placed name; unticked with no point: the names left for the editor to pin.
+    placed = places["lat"].notna()
+    assert (places["keep"] == placed).all() and placed.any()
     assert "Arsal" in set(places["name"])
     assert places["mentions"].sum() == len(ex.places)
     assert set(place_candidates(ex)) == set(places.index)

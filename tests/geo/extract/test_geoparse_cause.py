@@ -21,7 +21,7 @@ def _mention(source: str, place_id: str) -> PlaceMention:
         ("area", "continent:eu", "region point"),
         ("area", "feature:euphrates", "region point"),
         ("derived", "north:adm1:us-california", "part of an area (north of, X region)"),
-        ("unplaced", "unplaced:baghuz", "unknown name (country's point)"),
+        ("unplaced", "unplaced:baghuz", "unknown name (unplaced)"),
         ("geonames", "gn:2643743", "same-name pick"),
         ("story", "baalbek", "same-name pick"),
     ],

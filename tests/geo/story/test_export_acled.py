@@ -187,9 +187,7 @@ def one_row(places: pd.DataFrame = PLACES, sources=None, **cells) -> dict[str, s
             id="abduction",
         ),
         pytest.param("arrest", "", "Strategic developments", "Arrests", id="arrest"),
-        pytest.param(
-            "handover", "", "Strategic developments", "Non-violent transfer of territory", id="ho"
-        ),
+        pytest.param("handover", "", "Strategic developments", "Agreement", id="ho"),
         pytest.param("protest", "", "Protests", "Peaceful protest", id="protest"),
         pytest.param("riot", "", "Riots", "Violent demonstration", id="riot"),
         pytest.param("coup", "", "Strategic developments", "Other", id="coup"),
