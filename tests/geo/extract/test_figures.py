@@ -39,6 +39,16 @@ def found(text: str) -> list[tuple[float, str, bool, bool]]:
         ("cash grants to 50,000 households", [(50_000, "households", False, False)]),
         ("Hezbollah said 24 of its fighters were killed", [(24, "fighters", True, False)]),
         ("Russia fired twenty-five missiles", [(25, "rockets", False, False)]),
+        # bare counts take ``what`` from their kind; new nouns of persons
+        ("more than 2,000 were detained", [(2000, "arrested", False, False)]),
+        ("five people were swept away", [(5, "people", False, False)]),
+        ("50 villagers were found dead", [(50, "people", True, False)]),
+        ("12 police officers were injured", [(12, "soldiers", False, True)]),
+        ("Some 2,000 migrants waited", [(2000, "people", False, False)]),
+        ("between thirty and forty fighters", [(30, "fighters", False, False)]),
+        # rockets that kill are not killed
+        ("Russia fired 25 missiles, killing 12", [(25, "rockets", False, False),
+                                                  (12, "killed", True, False)]),
     ],
 )  # fmt: skip
 def test_find_figures(text: str, expected: list) -> None:
