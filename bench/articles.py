@@ -229,7 +229,9 @@ def score(stem: Path, gazetteer: Gazetteer) -> Tally:
             else:
                 t.events_neutral += 1
         elif req:
-            t.misses.append(f"{name}: event missed {kev['what']!r} ({kev['category']})")
+            other = next((ev for ev in drafted if fits(ev, kev, False)), None)
+            why = f" - drafted as {other['category']}" if other else ""
+            t.misses.append(f"{name}: event missed {kev['what']!r} ({kev['category']}){why}")
     for j, ev in enumerate(drafted):
         if j in taken:
             continue

@@ -18,9 +18,13 @@ _MONTH = (
 # date and agency, then a dash. No two parts can take the same characters: a hyphen as both a
 # letter and a separator, or spaces before and after an absent agency, had the regex try every
 # way of splitting a line ("A-a-a-a-..." took minutes for a few hundred characters).
+# Letters of any script ("SÃO PAULO", "ÇANAKKALE"): a word character that is no digit or "_".
+_L = r"[^\W\d_]"
+# A name's first letter: no lowercase ASCII letter (other scripts' cases are checked after).
+_UP = r"[^\W\d_a-z]"
 _DATELINE = re.compile(
-    r"(?P<place>[A-Z][A-Za-z’'.\-]*(?: [A-Za-z’'.\-]+){0,3}?)"
-    r"(?:,\s*(?P<region>[A-Z][A-Za-z.]+(?: [A-Z][A-Za-z.]+){0,2}))?"
+    r"(?P<place>" + _UP + r"(?:" + _L + r"|[’'.\-])*(?: (?:" + _L + r"|[’'.\-])+){0,3}?)"
+    r"(?:,\s*(?P<region>" + _UP + r"(?:" + _L + r"|\.)+(?: " + _UP + r"(?:" + _L + r"|\.)+){0,2}))?"
     r"(?:,\s*(?P<date>" + _MONTH + r"\.?\s+\d{1,2}|\d{1,2}\s+" + _MONTH + r"\.?)"
     r"(?:,?\s+(?P<year>\d{4}))?)?"
     r"\s*(?:\((?P<agency>[A-Za-z][A-Za-z .&/-]{1,30})\)\s*)?"
@@ -60,7 +64,7 @@ def _title_case(name: str) -> str:
     """ "DEIR EZ-ZOR" -> "Deir Ez-Zor"; mixed-case names are kept as written."""
     if not name.isupper():
         return name
-    return re.sub(r"[A-Za-z’']+", lambda m: m.group().capitalize(), name.lower())
+    return re.sub(r"(?:[^\W\d_]|[’'])+", lambda m: m.group().capitalize(), name.lower())
 
 
 def _line_starts(text: str) -> list[int]:
@@ -85,8 +89,8 @@ def find_dateline(text: str, published: date | None = None) -> Dateline | None:
         if not m:
             continue
         place = m.group("place").strip(" .")
-        letters = re.sub(r"[^A-Za-z]", "", place)
-        if len(letters) < 3:
+        letters = re.sub(r"[\W\d_]", "", place)
+        if len(letters) < 3 or not place[0].isupper():
             continue
         caps = letters.isupper()
         if not caps and not (m.group("agency") or m.group("date")):

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from geo.extract.actors import ActorMention
 from geo.extract.dates import DateMention
-from geo.extract.figures import Figure
+from geo.extract.figures import Figure, primary_figures
 from geo.extract.places import PlaceMention
 from geo.extract.sentences import Sentence
 from geo.geometry import sphere_km
@@ -72,7 +72,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("captives", r"\b(?:captiv\w*|hostages?|captured \d+"
                  r"|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
     ("arrest", r"\b(?:arrest(?:ed|s|ing)?|detain\w*|detention|rounded up|in(?:to)? custody)\b"),
-    ("riot", r"\b(?:riot\w*|loot(?:ed|ing|ers)|torched|set (?:fire to|ablaze)|ransack\w*"
+    ("riot", r"\b(?:riot(?:s|ed|ers|ing)?(?! police| gear| squad| control)|loot(?:ed|ing|ers)"
+             r"|torched|set (?:fire to|ablaze)|ransack\w*"
              r"|stormed (?:the )?(?:congress|parliament|supreme court|palace|capitol"
              r"|presidential palace|government buildings?))\b"),
     ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
@@ -91,7 +92,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assaults?|push(?:ed)? into"
                   r"|counter-?attack\w*)\b"),
     ("battle", r"\b(?:battles?|clash(?:es|ed)?|fighting|fought|fight|firefights?"
-               r"|gun ?battles?|skirmish\w*|combat|attack(?:ed|s)?)\b"),
+               r"|gun ?battles?|skirmish\w*|combat|attack(?:ed|s)?|besieg\w*|sieges?"
+               r"|surrounded by)\b"),
     ("decision", r"\b(?:state of emergency|curfew|decree\w*|sanction(?:s|ed)|imposed|banned"
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
@@ -107,6 +109,11 @@ _VIOLENT = _HAZARDS | frozenset({
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
+# A call or an appeal names the happening it is about: it is words, not that happening.
+_CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
+                   r"|demand(?:ed|s|ing)?)\s+(?:on\s+\w+(?:\s+\w+)?\s+)?(?:for|to)\s+(?:an?\s+)?"
+                   r"(?:immediate\s+|urgent\s+)?(?:end|halt|stop|ceasefire|truce|calm|restraint"
+                   r"|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
 # Quoted words ("“Today ... is the Second Liberation Day”") say what someone said, not what
 # happened: categories are read outside quotes first.
 _QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
@@ -140,6 +147,19 @@ _EVENT_DATE_KINDS = frozenset({"absolute", "weekday", "relative", "month"})
 _RELATIVE_REACH_DAYS = 366
 # An undated sentence takes the date of a dated event this many sentences back, if any.
 _CARRY_SENTENCES = 3
+# Two points this close are one spot, whatever their radii ("Khartoum" and its airport).
+_SAME_SPOT_M = 15_000
+# A place this wide gives way to a place inside it named by a retelling.
+_NARROW_M = 50_000
+# A telling dated by the publication day may retell a happening of up to this many days before.
+_UNDATED_REACH_DAYS = 14
+# Nouns of happenings a date names by itself ("Monday's election", "the vote of Nov. 8").
+_DATED_NOUN = (r"(?P<noun>elections?|vote|polls|referendum|run-?off|quake|earthquake|attack"
+               r"|bombing|blast|storm|cyclone|hurricane|floods?|protests?|riots?|coup|raid"
+               r"|massacre|landslide)")  # fmt: skip
+_NOUN_AFTER_DATE = re.compile(r"(?:['’]s?\s+|\s+)(?:\w+\s+)?" + _DATED_NOUN + r"\b",
+                              re.IGNORECASE)  # fmt: skip
+_NOUN_BEFORE_DATE = re.compile(_DATED_NOUN + r"\s+(?:of|on)\s+(?:the\s+)?$", re.IGNORECASE)
 # How many earlier drafts a sentence may be a retelling of.
 _MERGE_REACH = 32
 # Figures by kind -> events.csv columns (the story format's FIGURES).
@@ -192,7 +212,8 @@ class DraftEvent:
         sentence ("11 fighters and 7 soldiers were killed"), the largest sentence's sum across
         sentences, as a retelling repeats the toll."""
         by_sentence: dict[int, dict[str, int]] = {}
-        for f in self.figures:
+        # Parts ("including four children") and rival counts of one toll are not added.
+        for f in primary_figures(list(self.figures)):
             kind = figure_kind(f)
             column = _COLUMNS.get(kind) or (None if kind in ("homes",) else
                                             _WHAT_COLUMNS.get(f.what))  # fmt: skip
@@ -264,6 +285,8 @@ def guess_category(sentence: str, theme: str = "") -> str:
     ``theme`` is the article's own kind when it is about a hazard or a vote: a toll in an
     earthquake report is the earthquake's, not a war's casualties.
     """
+    if _CALL.search(sentence):
+        return "statement"  # "called for an end to the fighting": words about a happening
     outside = _QUOTED.sub(" ", sentence)
     # A sentence that is all quote, or quote and a speech verb, is words.
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
@@ -378,8 +401,12 @@ def _contains(a: PlaceMention, b: PlaceMention) -> bool:
         return True
     if not (a.placed and b.placed):
         return bool(a.within and b.country and a.within.country == b.country and not b.placed)
+    if a.country and b.country and not set(a.country.split("|")) & set(b.country.split("|")):
+        return False  # "Hatay" holds no part of Syria's Aleppo
+    if b.radius_m > a.radius_m:
+        return False
     km = sphere_km((a.lat, a.lon), (b.lat, b.lon))  # type: ignore[arg-type]
-    return km * 1000 <= max(a.radius_m, 1) + 25_000
+    return km * 1000 <= max(a.radius_m, _SAME_SPOT_M)
 
 
 def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
@@ -388,17 +415,24 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
     kinds = {a.category, b.category}
     if len(kinds) > 1 and not ("casualties" in kinds and kinds <= _VIOLENT):
         return False
-    if b.date > a.end_date + timedelta(days=1) or a.date > b.end_date + timedelta(days=1):
+    # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
+    # happening of the days before: its date says nothing against the match.
+    undated = "published" in (a.date_basis, b.date_basis)
+    apart = b.date > a.end_date + timedelta(days=1) or a.date > b.end_date + timedelta(days=1)
+    if apart and not (undated and abs((a.date - b.date).days) <= _UNDATED_REACH_DAYS):
         return False
     return _contains(a.place, b.place) or _contains(b.place, a.place)
 
 
 def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     """One event from two tellings: the narrower place, the dated telling's days, every figure."""
-    narrow = b.place if _contains(a.place, b.place) and not _contains(b.place, a.place) else a.place
-    if not narrow.placed and (a.place.placed or b.place.placed):
-        narrow = a.place if a.place.placed else b.place
-    dated = a if a.date_basis == "sentence" or b.date_basis != "sentence" else b
+    # The first telling's place, unless it is wide and the other lies in it: "Turkey" then
+    # "Pazarcik district" is Pazarcik; "Pazarcik district" then "Gaziantep" stays Pazarcik.
+    wide = not a.place.placed or a.place.radius_m > _NARROW_M
+    inside = _contains(a.place, b.place) and not _contains(b.place, a.place)
+    narrow = b.place if wide and inside and b.place.placed else a.place
+    rank = {"sentence": 0, "context": 1, "published": 2}
+    dated = a if rank.get(a.date_basis, 3) <= rank.get(b.date_basis, 3) else b
     others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
     others.pop(narrow.name, None)
     category = a.category if a.category != "casualties" else b.category
@@ -430,6 +464,20 @@ def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
                 break
         else:
             out.append(ev)
+    return out
+
+
+def _dated_nouns(s: Sentence, dates: list[DateMention]) -> list[tuple[DateMention, str]]:
+    """Happenings a date names by possession or apposition: "Monday's election", "the
+    general election of Nov. 8", "the August 9 vote"."""
+    out = []
+    for d in dates:
+        rel_start, rel_end = d.start - s.start, d.end - s.start
+        after = _NOUN_AFTER_DATE.match(s.text, rel_end)
+        before = _NOUN_BEFORE_DATE.search(s.text, 0, rel_start)
+        m = after or before
+        if m is not None and (after or before.end() == rel_start):  # type: ignore[union-attr]
+            out.append((d, m.group("noun")))
     return out
 
 
@@ -475,6 +523,15 @@ def draft_events(
             past = when.date <= published
             carried = (s.index, when.date, when.end_date, when.text) if past else None
         if not here:
+            # "At least 59 civilians were killed." after a sentence that placed the fighting:
+            # the toll is that happening's.
+            tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
+            if tolls and events and s.index - events[-1].sentence <= _CARRY_SENTENCES and (
+                when is None or not all_dates
+            ):
+                last = events[-1]
+                events[-1] = replace(last, figures=(*last.figures, *tolls),
+                                     sentences=(*last.sentences, s.index))  # fmt: skip
             continue
         if all_dates and not usable:
             continue  # dated only by a duration or a "since": background, not a happening
@@ -490,6 +547,15 @@ def draft_events(
             continue
         place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
         others = tuple(p for p in here if p is not place and p.name != place.name)
+        # "won Monday's election": the vote is a happening of its own, on its own day.
+        for d, noun in _dated_nouns(s, usable):
+            if d is not when:
+                events.append(DraftEvent(
+                    sentence=s.index, date=d.date, end_date=d.end_date, date_basis="sentence",
+                    date_text=d.text, place=place, other_places=(),
+                    category=guess_category(noun, theme), actors=(), figures=(),
+                    summary=s.text, sentences=(s.index,),
+                ))  # fmt: skip
         events.append(
             DraftEvent(
                 sentence=s.index,

@@ -300,6 +300,7 @@ class _Match:
     written: bool = False  # an abbreviation matched exactly as written ("NSW", "Ky.")
     among_countries: bool = False  # listed beside another country ("Egypt and Niger")
     reasons: list[str] = field(default_factory=list)
+    modifier: bool = False  # "US-led", "London-based": a toponym that says who, not where
 
 
 def tokenize(text: str, sentences: list[Sentence]) -> list[_Token]:
@@ -1065,7 +1066,7 @@ class _Votes:
         self.ranked_memo: dict[tuple[Any, ...], tuple[Any, tuple[GazetteerPlace, ...]]] = {}
         self.ranked_version = -1
         for m in [*matches, *([dateline] if dateline else [])]:
-            if m.reasons and m.reasons[0] in _NO_VOTE:
+            if m.modifier or (m.reasons and m.reasons[0] == "product"):
                 continue
             for country, weight in _contribution(m, areas_of).items():
                 self.total[country] += weight
@@ -1726,7 +1727,7 @@ def find_places(
         elif _PRODUCT_AFTER.match(after) and not text[m.end - 1 : m.end].isdigit():
             m.reasons = ["product"]  # "Mi-35", "F-16": a model, and no vote for its country
         elif _MODIFIER_AFTER.match(after):
-            m.reasons = ["modifier"]  # "US-led": who leads, not where
+            m.modifier = True  # "US-led": who leads, not where; no vote, and off the map
         elif (
             target.kind == "country"
             and m.kind != "qualifier"
@@ -1779,14 +1780,32 @@ def find_places(
         place, ranked = _resolve(m, votes, countries, near)
         if place is not None:
             via = _VIA.get(m.kind, "name")
-            out.append(_mention(text, m, place, tokens[m.first].sentence, via, ranked))
+            mention = _mention(text, m, place, tokens[m.first].sentence, via, ranked)
+            out.append(replace(mention, role="modifier") if m.modifier else mention)
     if unknown:
         dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
         out += _unknown_places(
             text, tokens, out, finder, votes, countries, dateline_key, person_keys
         )
         out.sort(key=lambda p: p.start if p.start is not None else -1)
-    return [_with_role(text, p) for p in out]
+    return _roles(text, out)
+
+
+def _roles(text: str, found: list[PlaceMention]) -> list[PlaceMention]:
+    """The mentions with their roles: a possessive or speaking country stays the place of its
+    sentence when the sentence names no other ("Myanmar's military took control of the
+    country"), and is an actor beside another ("Russia's invasion of Ukraine")."""
+    out = [p if p.role != "place" else _with_role(text, p) for p in found]
+    placed_in: dict[int, int] = {}
+    for p in out:
+        if p.role == "place" and p.via != "dateline":
+            placed_in[p.sentence] = placed_in.get(p.sentence, 0) + 1
+    return [
+        replace(p, role="place")
+        if p.role == "actor" and p.kind == "country" and not placed_in.get(p.sentence)
+        else p
+        for p in out
+    ]
 
 
 # After a name: what makes it a description ("US-led"), a model ("Mi-35"), a possessive actor
@@ -1820,8 +1839,6 @@ _SPEAKS_AFTER = re.compile(
     re.IGNORECASE,
 )
 _SPEAKING_KINDS = frozenset({"country", "city"})
-# Matches that say nothing of where the story is: "US-led", "Mi-35".
-_NO_VOTE = frozenset({"product", "modifier"})
 
 
 def _with_role(text: str, p: PlaceMention) -> PlaceMention:
