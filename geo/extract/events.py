@@ -18,6 +18,10 @@ from geo.vocabulary import CATEGORY, acled_event_type, acled_sub_event
 # First matching category wins: the specific before the general. Categories and their ACLED
 # coding are geo/vocabulary.py's (docs/event-vocabulary.md).
 CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
+    # People told to leave: the happening, even when a hazard is why ("ordered to leave their
+    # homes after floodwaters ...").
+    ("evacuation", r"\b(?:evacuat(?:e|ed|es|ing|ion|ions)|(?:ordered|told|urged|forced) (?:\w+ )"
+                   r"{0,6}?to (?:leave|flee|move)|evacuation orders?)\b"),
     # Hazards: words no other kind of news uses.
     ("earthquake", r"\b(?:earthquakes?|quakes?|tremors?|aftershocks?|magnitude[\s-]+\d"
                    r"|seismic|epicent(?:re|er))\b"),
@@ -61,7 +65,10 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|bombard\w*|struck)\b"),
     ("celebration", r"\b(?:celebrat\w*|festivit\w*|parade)\b"),
     ("convoy", r"\b(?:convoys?|buses)\b"),
-    ("evacuation", r"\b(?:evacuat\w*|rescu\w*|airlift\w*|withdr[ae]w\w*|withdrawal)\b"),
+    # Rescues are part of a hazard's story, else an evacuation: see guess_category.
+    ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
+               r"|water|mud))\b"),
+    ("evacuation", r"\b(?:airlift\w*|withdr[ae]w\w*|withdrawal)\b"),
     ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless|uprooted"
                      r"|forced (?:from|out of) (?:their|his|her) homes|crossed (?:the border )?"
                      r"into|asylum)\b"),
@@ -149,6 +156,10 @@ _RELATIVE_REACH_DAYS = 366
 _CARRY_SENTENCES = 3
 # Two points this close are one spot, whatever their radii ("Khartoum" and its airport).
 _SAME_SPOT_M = 15_000
+# A lead sentence placed only in a country, or an area this wide, that holds the dateline's
+# place happened at the dateline's place.
+_LEAD_SENTENCES = 3
+_WIDE_M = 100_000
 # A place this wide gives way to a place inside it named by a retelling.
 _NARROW_M = 50_000
 # A telling dated by the publication day may retell a happening of up to this many days before.
@@ -291,6 +302,8 @@ def guess_category(sentence: str, theme: str = "") -> str:
     # A sentence that is all quote, or quote and a speech verb, is words.
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
     category = found[0] if found else "statement"
+    if category == "rescue":
+        return theme if theme in _HAZARDS else "evacuation"
     if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
         return theme
     if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):
@@ -508,6 +521,7 @@ def draft_events(
     figures_by = _by_sentence(figures)
     actors_by = _by_sentence(actors)
     theme = article_theme(sentences)
+    dateline = next((p for p in places if p.via == "dateline" and p.placed), None)
     events: list[DraftEvent] = []
     # The last dated sentence: (index, first day, last day, words).
     carried: tuple[int, date, date, str] | None = None
@@ -546,6 +560,12 @@ def draft_events(
         else:
             continue
         place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
+        if (
+            dateline is not None and s.index < _LEAD_SENTENCES
+            and (place.kind == "country" or place.radius_m > _WIDE_M) and _contains(place, dateline)
+        ):  # fmt: skip
+            # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed.
+            place = dateline
         others = tuple(p for p in here if p is not place and p.name != place.name)
         # "won Monday's election": the vote is a happening of its own, on its own day.
         for d, noun in _dated_nouns(s, usable):

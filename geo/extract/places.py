@@ -130,6 +130,10 @@ _TAKE_VERBS = frozenset(
     [
         "captured", "seized", "recaptured", "retook", "entered", "besieged", "stormed",
         "liberated", "encircled", "shelled", "bombed", "evacuated", "overran",
+        # What a hazard or an attack does to a place ("swallowed Chooralmala").
+        "hit", "struck", "swallowed", "devastated", "flooded", "submerged", "engulfed",
+        "battered", "ravaged", "buried", "destroyed", "razed", "attacked", "raided", "reached",
+        "flattened", "levelled", "leveled", "inundated", "pounded",
     ]
 )  # fmt: skip
 # Prepositions strong enough to make an unknown name a place ("in Baghuz"); "to", "from" and
@@ -1900,6 +1904,7 @@ def _unknown_places(
         by_sentence.setdefault(p.sentence, []).append(p)
     # One place per name, from its first mention that says where.
     where: dict[str, GazetteerPlace | None] = {}
+    prev_cued: tuple[int, int] | None = None  # tokens of the last cued name
     for first, last, feature in runs:
         key = normalize(" ".join(t.text for t in tokens[first : last + 1 - feature]))
         # A first name is a person unless a feature word follows ("the Omar oilfield"); a name
@@ -1920,8 +1925,16 @@ def _unknown_places(
         if not feature and (possessive or (nxt is not None and nxt.key in words.speech_verbs)):
             people.add(key)  # "Trump's plan", "Lucy said": a person, in every mention
             continue
-        if feature or after_cue or key == dateline_key:
+        # "swallowed Chooralmala and Mundakkai": a name listed after a cued one is cued too.
+        listed = (
+            prev_cued is not None
+            and prev_cued[1] + 2 == first
+            and tokens[prev_cued[1] + 1].key in ("and", "or")
+            and tokens[first].sentence == tokens[prev_cued[1]].sentence
+        )
+        if feature or after_cue or listed or key == dateline_key:
             cued.add(key)
+            prev_cued = (first, last)
         named = _country_after(text, tokens[last].end, countries)
         if named is not None and key not in where:
             where[key] = named.as_place()
