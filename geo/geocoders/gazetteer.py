@@ -1,5 +1,6 @@
-"""Offline gazetteer: the story's own places, the areas news names (divisions, continents,
-regions, seas, rivers; ``data/areas.csv``, built by ``data/scripts/build_areas.py``) and GeoNames'
+"""Offline gazetteer: the story's own places, the areas news names (divisions and districts,
+continents, regions, seas, rivers, lakes, mountains, deserts; ``data/areas.csv`` and the rivers'
+lines in ``data/features.geojson``, built by ``data/scripts/build_areas.py``) and GeoNames'
 populated places, by matching key."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 import pickle
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,8 @@ MIN_POPULATION = 500
 # Bump when the pickled layout changes; old cache files are then ignored and rebuilt.
 INDEX_FORMAT = 3
 AREAS_FILE = Path(__file__).parent / "data" / "areas.csv"
+# Rivers as lines (GeoJSON LineStrings whose ``id`` is their area row's id).
+FEATURES_FILE = Path(__file__).parent / "data" / "features.geojson"
 # Beyond this distance from the story's area, closeness stops mattering: population decides.
 FAR_KM = 500.0
 # Within FAR_KM, candidates this close in distance count as equally near and population decides.
@@ -193,14 +196,103 @@ def _read_pickle(path: Path, version: str) -> dict[str, Any] | None:
 # Areas: a few thousand rows from the bundled CSV, read once per process.
 
 
+# The type words news writes after a division's name, by family: "province" for first-level
+# divisions, "district" for second-level ones, "prefecture" for either (Japan's are first-level,
+# China's second). ``data/scripts/build_areas.py`` writes these words in the table's type column.
+DIVISION_WORDS = {
+    "province": "province", "governorate": "province", "state": "province",
+    "region": "province", "oblast": "province", "krai": "province", "kray": "province",
+    "autonomous region": "province", "territory": "province", "department": "province",
+    "prefecture": "prefecture", "autonomous prefecture": "prefecture",
+    "district": "district", "county": "district", "township": "district",
+    "municipality": "district", "local government area": "district", "lga": "district",
+    "tehsil": "district", "taluk": "district", "taluka": "district", "sub-county": "district",
+    "subcounty": "district", "sub county": "district", "raion": "district", "rayon": "district",
+    "parish": "district", "borough": "district", "regency": "district", "zone": "district",
+    "cercle": "district", "autonomous county": "district",
+}  # fmt: skip
+
+
+def division_family(word: str) -> str:
+    """ "province", "district" or "prefecture" for a type word as written ("Governorate",
+    "L.G.A.", "sub-county"); "" for a word that names no division."""
+    text = " ".join(word.casefold().replace(".", "").split())
+    return DIVISION_WORDS.get(text, "")
+
+
 @dataclass(frozen=True)
 class AreaIndex:
     """Areas by matching key of their names and aliases; ``written`` holds abbreviations that
-    count only exactly as written ("Ky.", "NSW")."""
+    count only exactly as written ("Ky.", "NSW"); ``types`` each place's type word
+    ("governorate", "county", "" when unknown).
+
+    ``held`` keeps, unread, the names that count only with a type word ("Jishishan county",
+    "the district of Sinjar"): the rows whose ``match`` is "qualified" and the ``qualified``
+    names of the others. ``divisions()`` reads them on first use (``Gazetteer.lookup_division``),
+    so loading the table costs no more than its plain names.
+    """
 
     places: tuple[GazetteerPlace, ...]
     keys: dict[str, tuple[int, ...]]
     written: dict[str, tuple[int, ...]]
+    types: tuple[str, ...] = ()
+    # (index into places, qualified names) or (-1, the row's cells in _HELD_COLUMNS order).
+    held: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def divisions(
+        self,
+    ) -> tuple[tuple[GazetteerPlace, ...], tuple[str, ...], dict[str, tuple[int, ...]]]:
+        """Every division (first and second level) with its type word, and the index of all
+        their names, plain and qualified-only, into that list."""
+        got = self._memo.get("divisions")
+        if got is None:
+            with _AREAS_LOCK:
+                got = self._memo.get("divisions")
+                if got is None:
+                    got = self._memo["divisions"] = self._read_divisions()
+        return got
+
+    def _read_divisions(
+        self,
+    ) -> tuple[tuple[GazetteerPlace, ...], tuple[str, ...], dict[str, tuple[int, ...]]]:
+        places: list[GazetteerPlace] = []
+        types: list[str] = []
+        keys: dict[str, list[int]] = {}
+        mine: dict[int, int] = {}  # index into self.places -> index into places
+        for i, place in enumerate(self.places):
+            if place.id.startswith(_DIVISION_IDS):
+                mine[i] = len(places)
+                places.append(place)
+                types.append(self.types[i] if i < len(self.types) else "")
+        for key, rows in self.keys.items():
+            for i in rows:
+                if i in mine:
+                    keys.setdefault(key, []).append(mine[i])
+        for i, cells in self.held:
+            if i >= 0:
+                if i in mine:
+                    for key in variants("", cells):
+                        keys.setdefault(key, []).append(mine[i])
+                continue
+            row = dict(zip(_HELD_COLUMNS, cells, strict=True))
+            place = _area_place(row)
+            if place is None:
+                continue
+            j = len(places)
+            places.append(place)
+            types.append(row["type"])
+            names = [row["name"], *split_aliases(row["aliases"]), *split_aliases(row["qualified"])]
+            for key in variants("", names):
+                keys.setdefault(key, []).append(j)
+        index = {k: tuple(v) if len(v) == 1 else tuple(dict.fromkeys(v)) for k, v in keys.items()}
+        return tuple(places), tuple(types), index
+
+
+_AREAS_LOCK = threading.Lock()
+_DIVISION_IDS = ("adm1:", "adm2:", "adm3:")
+_HELD_COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
+                 "population", "type", "qualified")  # fmt: skip
 
 
 def _is_abbreviation(alias: str) -> bool:
@@ -208,29 +300,47 @@ def _is_abbreviation(alias: str) -> bool:
     return "." in alias or (len(alias) <= 4 and alias.upper() == alias) or len(alias) <= 3
 
 
+def _area_place(row: dict[str, str]) -> GazetteerPlace | None:
+    """The place of one area row; None when a cell is damaged (that area only is lost)."""
+    try:
+        return GazetteerPlace(
+            id=row["id"], name=row["name"], lat=float(row["lat"]), lon=float(row["lon"]),
+            kind=row["kind"], country=row["country"], radius_m=int(row["radius_m"]),
+            population=int(row["population"] or 0) or None, geonames_id=None,
+            source="area", admin1=row.get("admin1") or "",
+        )  # fmt: skip
+    except (KeyError, ValueError, TypeError):
+        return None
+
+
 @lru_cache(maxsize=2)
 def load_areas(path: str | None = None) -> AreaIndex:
-    """The area table (the bundled one by default); a missing file gives an empty index."""
+    """The area table (the bundled one by default); a missing file gives an empty index.
+
+    A row's ``match`` says how its name and aliases count: "any" (or blank) wherever the text
+    writes them, "qualified" only with a type word ("Sinjar district"); its ``qualified`` cell
+    holds more names that count only so ("Dadu" of "Dadu District").
+    """
     places: list[GazetteerPlace] = []
+    types: list[str] = []
     keys: dict[str, list[int]] = {}
     written: dict[str, list[int]] = {}
+    held: list[tuple[int, tuple[str, ...]]] = []
     try:
         with open(path or AREAS_FILE, encoding="utf-8", newline="") as fh:
             rows = list(csv.DictReader(fh))
     except FileNotFoundError:
         rows = []
     for row in rows:
-        try:
-            place = GazetteerPlace(
-                id=row["id"], name=row["name"], lat=float(row["lat"]), lon=float(row["lon"]),
-                kind=row["kind"], country=row["country"], radius_m=int(row["radius_m"]),
-                population=int(row["population"] or 0) or None, geonames_id=None,
-                source="area", admin1=row.get("admin1") or "",
-            )  # fmt: skip
-        except (KeyError, ValueError):
-            continue  # A damaged row costs that area only.
+        if (row.get("match") or "").strip().lower() == "qualified":
+            held.append((-1, tuple(row.get(c) or "" for c in _HELD_COLUMNS)))
+            continue
+        place = _area_place(row)
+        if place is None:
+            continue
         i = len(places)
         places.append(place)
+        types.append((row.get("type") or "").strip().lower())
         plain = [row["name"]]
         for alias in split_aliases(row.get("aliases")):
             if _is_abbreviation(alias):
@@ -239,11 +349,36 @@ def load_areas(path: str | None = None) -> AreaIndex:
                 plain.append(alias)
         for key in variants(plain[0], plain[1:]):
             keys.setdefault(key, []).append(i)
+        if row.get("qualified"):
+            held.append((i, tuple(split_aliases(row["qualified"]))))
     return AreaIndex(
         tuple(places),
         {k: tuple(v) for k, v in keys.items()},
         {k: tuple(v) for k, v in written.items()},
+        tuple(types),
+        tuple(held),
     )
+
+
+@lru_cache(maxsize=2)
+def load_feature_lines(path: str | None = None) -> dict[str, tuple[tuple[float, float], ...]]:
+    """Area id -> its line as (lat, lon) points, source to mouth ("feature:euphrates"); a
+    missing or damaged file gives none."""
+    import json
+
+    try:
+        with open(path or FEATURES_FILE, encoding="utf-8") as fh:
+            features = json.load(fh).get("features") or []
+    except (FileNotFoundError, ValueError, AttributeError):
+        return {}
+    out = {}
+    for f in features:
+        try:
+            coords = f["geometry"]["coordinates"]
+            out[str(f["properties"]["id"])] = tuple((float(y), float(x)) for x, y, *_ in coords)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,6 +520,38 @@ class Gazetteer:
     def lookup_written(self, surface: str) -> list[GazetteerPlace]:
         """Areas whose abbreviation is exactly ``surface`` ("Ky.", "NSW")."""
         return [self.areas.places[i] for i in self.areas.written.get(surface, ())]
+
+    def lookup_division(self, name: str, word: str) -> list[GazetteerPlace]:
+        """Divisions called ``name`` that ``word`` can qualify: "Nineveh", "province" finds
+        Iraq's Nineveh governorate (GeoNames' Ninawa), "Dadu", "district" Pakistan's Dadu
+        District, "Sinjar", "district" the district that ``lookup("Sinjar")`` never gives.
+
+        ``word`` is the type word as the text writes it: province, governorate, state, region,
+        oblast (first-level divisions), district, county, township, municipality, LGA, local
+        government area, tehsil, taluk, sub-county, raion (second-level ones), prefecture
+        (either); any other word finds nothing. A division's own type decides when the table
+        knows it (Uganda's first-level districts, the Philippines' second-level provinces),
+        else its level. Every name and alias counts, bare or qualified-only, and so does the
+        name written with the word ("Dadu District"). Those whose own type is the word come
+        first, then the most populous; the caller weighs them as it weighs ``lookup()``'s areas.
+        The first call reads the qualified-only names (about a second for the bundled table).
+        """
+        family = division_family(word)
+        key = normalize(name)
+        if not family or not key:
+            return []
+        places, types, keys = self.areas.divisions()
+        found = dict.fromkeys([*keys.get(key, ()), *keys.get(normalize(f"{name} {word}"), ())])
+        exact = " ".join(word.casefold().replace(".", "").split())
+        out = []
+        for i in found:
+            place, kind = places[i], types[i]
+            own = DIVISION_WORDS.get(kind) or (
+                "province" if place.id.startswith("adm1:") else "district"
+            )
+            if own == family or (family == "prefecture" and own == "district"):
+                out.append((kind != exact, -(place.population or 0), i))
+        return [places[i] for *_, i in sorted(out)]
 
     def _shadowed(self, row: int, story: list[GazetteerPlace]) -> bool:
         """Whether a GeoNames row is a story place again (same id, or inside its radius)."""
