@@ -1199,7 +1199,9 @@ def feature_lines() -> str:
          "geometry": {"type": "LineString", "coordinates": [[lon, lat] for lat, lon in line]}}
         for name, line in sorted(RIVER_LINES.items())
     ]  # fmt: skip
-    return json.dumps({"type": "FeatureCollection", "features": out}, ensure_ascii=False) + "\n"
+    # One river a line, so a change reads as a change of that river.
+    body = ",\n".join(json.dumps(f, ensure_ascii=False) for f in out)
+    return '{"type": "FeatureCollection", "features": [\n' + body + "\n]}\n"
 
 
 def main(argv: list[str] | None = None) -> int:
