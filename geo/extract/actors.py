@@ -210,5 +210,90 @@ def find_actors(
         name = text[start:end]
         idx = sentence_index(sentences, start) if sentences else 0
         found.append(ActorMention(name, name, start, end, idx, "armed-group", False))
+    found += _described_actors(text, sentences, taken + [(a.start, a.end) for a in found])
     found.sort(key=lambda a: a.start)
     return found
+
+
+# Actors no list holds, named by how news describes them: "Sudan's army", "Kenyan police",
+# "the Rapid Support Forces (RSF)" then "RSF", "General Abdel Fattah al-Burhan" then "Burhan".
+_FORCE = (r"(?P<force>army|military|armed forces|police|government|security forces|navy"
+          r"|air force|junta|presidential guard|electoral commission|troops|soldiers)")  # fmt: skip
+_OWNED_FORCE = re.compile(r"\b(?P<owner>[A-Z][a-z]+(?: [A-Z][a-z]+)?)['’]s " + _FORCE + r"\b")
+_DEMONYM_FORCE = re.compile(
+    r"\b(?P<owner>[A-Z][a-z]+(?:an|ian|ese|i|ish|ch|ic))\s+" + _FORCE + r"\b"
+)
+_DEFINED = re.compile(
+    r"\b(?P<name>(?:[A-Z][\w’'-]+\s+(?:of\s+|for\s+|and\s+)?){1,6}[A-Z][\w’'-]+)\s+"
+    r"\((?P<abbr>[A-Z]{2,6})\)"
+)
+_TITLED = re.compile(
+    r"\b(?:President|General|Gen\.|Lt\.? Gen\.|Lieutenant General|Prime Minister|Colonel|Col\."
+    r"|Major|Maj\.|Captain|Capt\.|army chief|commander|warlord|opposition leader)\s+"
+    r"(?P<name>(?:[A-Z][\w’'-]+\s+){0,3}(?:(?:al|el)-)?[A-Z][\w’'-]+)"
+)
+_INSTITUTION_WORDS = frozenset({
+    "Security", "Staff", "Assembly", "Command", "Intelligence", "Directorate", "Council",
+    "Secretary", "Court", "Hospital", "Headquarters", "Authority", "Service", "Services",
+    "Office", "Ministry", "Committee", "Agency", "Motors",
+})  # fmt: skip
+# The most named actors whose short names are then looked for (one alternation of them).
+_MAX_DESCRIBED = 50
+
+
+def _described_actors(
+    text: str, sentences: list[Sentence] | None, taken: list[tuple[int, int]]
+) -> list[ActorMention]:
+    """Actors named by description, and their later short names, outside ``taken`` spans."""
+    busy = sorted(taken)
+
+    def free(start: int, end: int) -> bool:
+        k = bisect_left(busy, (start, end))
+        return not ((k and busy[k - 1][1] > start) or (k < len(busy) and busy[k][0] < end))
+
+    out: list[ActorMention] = []
+    short: dict[str, tuple[str, str]] = {}  # short name -> (actor name, kind)
+
+    def add(name: str, start: int, end: int, kind: str) -> None:
+        if not free(start, end):
+            return
+        idx = sentence_index(sentences, start) if sentences else 0
+        out.append(ActorMention(name, text[start:end], start, end, idx, kind, False))
+        busy.insert(bisect_left(busy, (start, end)), (start, end))
+
+    for m in _DEFINED.finditer(text):
+        name = m.group("name")
+        first = name.split()[0]
+        if first in _NOT_NAME:
+            name = name[len(first) :].strip()
+        if " " not in name:
+            continue
+        add(name, m.start("name") + m.group("name").index(name), m.end(), "organisation")
+        if len(short) < _MAX_DESCRIBED:
+            short.setdefault(m.group("abbr"), (name, "organisation"))
+    for pattern, kind in ((_OWNED_FORCE, "army"), (_DEMONYM_FORCE, "army")):
+        for m in pattern.finditer(text):
+            owner, force = m.group("owner"), m.group("force").lower()
+            if owner in _NOT_NAME:
+                continue
+            kind_here = "government" if force in ("government", "electoral commission") else kind
+            owned = pattern is _OWNED_FORCE
+            name = f"{force} of {owner}" if owned else f"{owner} {force}"
+            # "Ukraine's military", "Turkish troops": the span is the force; the owner stays a
+            # word the place finder reads (a possessive before an actor's noun, a demonym).
+            add(name[0].upper() + name[1:], m.start("force"), m.end(), kind_here)
+    for m in _TITLED.finditer(text):
+        name = m.group("name")
+        if name.split()[-1] in _INSTITUTION_WORDS:
+            continue  # "General Security", "Army Command": an institution, not a person
+        add(name, m.start("name"), m.end("name"), "person")
+        last = re.sub(r"^(?:al|el)-", "", name.split()[-1])
+        if len(short) < _MAX_DESCRIBED and len(last) > 2:
+            short.setdefault(last, (name, "person"))
+    if short:
+        names = "|".join(re.escape(k) for k in sorted(short, key=len, reverse=True))
+        later = re.compile(r"(?<![\w-])(?:(?:al|el)-)?(" + names + r")(?![\w-])")
+        for m in later.finditer(text):
+            name, kind = short[m.group(1)]
+            add(name, m.start(), m.end(), kind)
+    return out
