@@ -31,7 +31,7 @@ from geo.extract.regions import (
     us_state_names,
 )
 from geo.extract.sentences import Sentence, Spans
-from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
+from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace, division_family
 from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
 
@@ -83,6 +83,8 @@ _LOCATIVE = frozenset(
         "through", "within", "outside", "around", "at", "throughout",
     ]
 )  # fmt: skip
+# The most words of a division's name before its type word ("Lower Shabelle region").
+_DIVISION_NAME_TOKENS = 3
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
 # Words for a first-level division: "Washington state", "the state of Washington" (in
@@ -762,6 +764,53 @@ class _Finder:
         return _Match(m.first, nxt, m.start, end, m.key, m.candidates, m.kind, base=m,
                       suffix=self.tokens[nxt].text.lower())  # fmt: skip
 
+    def division(self, i: int) -> _Match | None:
+        """ "Nineveh province", "Jishishan county", "Ramgarh district", "the district of
+        Sinjar": the divisions of that name and type, bare names the plain lookup never
+        gives included (a type word says the name is a division's)."""
+        if self.gaz is None or not self.tokens[i].cap:
+            return None
+        tokens = self.tokens
+        before = tokens[i - 2 : i] if i >= 2 else []
+        if (
+            len(before) == 2 and before[1].key == "of" and before[0].joins_next
+            and division_family(before[0].text)
+        ):  # fmt: skip
+            last = self._name_end(i)
+            found = self.gaz.lookup_division(self._words(i, last), before[0].text)
+            if found:
+                return _Match(i, last, tokens[i].start, tokens[last].end,
+                              normalize(self._words(i, last)), found, "area")  # fmt: skip
+        j = i
+        while j < len(tokens) - 1 and j - i < _DIVISION_NAME_TOKENS and tokens[j].joins_next:
+            word = tokens[j + 1]
+            if division_family(word.text) and (word.cap or not word.text.isupper()):
+                if any(k in self.person for k in range(i, j + 1)):
+                    return None
+                if self._is_blocked(tokens[i].start, word.end):
+                    return None
+                found = self.gaz.lookup_division(self._words(i, j), word.text)
+                if found:
+                    return _Match(i, j + 1, tokens[i].start, word.end,
+                                  normalize(self._words(i, j)), found, "area")  # fmt: skip
+            if not tokens[j + 1].cap:
+                break
+            j += 1
+        return None
+
+    def _words(self, i: int, j: int) -> str:
+        return " ".join(t.text for t in self.tokens[i : j + 1])
+
+    def _name_end(self, i: int) -> int:
+        """The last of up to three capitalised words joined to token ``i``."""
+        j = i
+        while (
+            j + 1 < len(self.tokens) and j - i + 1 < _DIVISION_NAME_TOKENS
+            and self.tokens[j].joins_next and self.tokens[j + 1].cap
+        ):  # fmt: skip
+            j += 1
+        return j
+
     def scan(self) -> list[_Match]:
         """All matches in text order, none overlapping."""
         matches: list[_Match] = []
@@ -770,6 +819,12 @@ class _Finder:
             tok = self.tokens[i]
             match = None
             name_start = tok.cap or tok.key in ARTICLES
+            if tok.cap:
+                match = self.division(i)
+                if match is not None:
+                    matches.append(match)
+                    i = match.last + 1
+                    continue
             if name_start or tok.text.lower() in QUALIFIERS:
                 match = self.qualified(i) or (self.longest(i) if name_start else None)
             if match is not None and match.kind != "qualifier":
