@@ -399,6 +399,8 @@ MORE_FEATURES = [
     ("Anti-Lebanon Mountains", "Anti-Lebanon|Anti-Lebanon range", "mountains", "", 33.8, 36.2,
      70),
     ("Mount Hermon", "Jabal al-Shaykh|Jebel esh Sheikh", "mountains", "", 33.42, 35.86, 20),
+    ("Qalamoun Mountains", "Qalamoun|Qalamun|Kalamoun|Qalamoun region|Qalamun Mountains",
+     "mountains", "SY", 34.0, 36.6, 45),
     ("Mount Sinjar", "Sinjar Mountains|Jebel Sinjar", "mountains", "IQ", 36.35, 41.85, 35),
     ("Qandil Mountains", "Mount Qandil", "mountains", "IQ", 36.4, 45.1, 40),
     ("Hamrin Mountains", "Jebel Hamrin|Hamrin Mountain", "mountains", "IQ", 34.5, 44.5, 150),

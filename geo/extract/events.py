@@ -159,7 +159,7 @@ _SAME_SPOT_M = 15_000
 # A lead sentence placed only in a country, or an area this wide, that holds the dateline's
 # place happened at the dateline's place.
 _LEAD_SENTENCES = 3
-_WIDE_M = 100_000
+_WIDE_M = 250_000
 # A place this wide gives way to a place inside it named by a retelling.
 _NARROW_M = 50_000
 # A telling dated by the publication day may retell a happening of up to this many days before.
@@ -562,7 +562,8 @@ def draft_events(
         place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
         if (
             dateline is not None and s.index < _LEAD_SENTENCES
-            and (place.kind == "country" or place.radius_m > _WIDE_M) and _contains(place, dateline)
+            and (place.kind == "country" or (place.radius_m > _WIDE_M and place.kind != "border"))
+            and _contains(place, dateline)
         ):  # fmt: skip
             # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed.
             place = dateline
