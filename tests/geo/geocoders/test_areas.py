@@ -139,15 +139,19 @@ def test_division_family(word: str, family: str) -> None:
         ("Gelan", []),
         ("Nineveh", []),
         ("Metcalfe", []),
-        # Written with their type word, they do.
-        ("Dadu District", [("PK", "district")]),
-        ("Metcalfe County", [("US", "district")]),
-        ("Nineveh Governorate", [("IQ", "region")]),
-        ("Borno State", [("NG", "region")]),
-        ("Kharkiv Oblast", [("UA", "region")]),
-        # As before: states by name, UK counties bare.
+        # New typed names too: "Karak district" in a Jordan story is no Karak District of
+        # Pakistan, "East Azerbaijan province" no "East Azerbaijan Province" key of its own.
+        ("Dadu District", []),
+        ("Karak District", []),
+        ("Nineveh Governorate", []),
+        ("East Azerbaijan Province", []),
+        ("Birmingham", []),  # a city, not its metropolitan borough
+        # As before: states by name, US counties with their type, UK counties and Philippine
+        # provinces bare.
         ("Kentucky", [("US", "region")]),
+        ("Metcalfe County", [("US", "district")]),
         ("Kent", [("GB", "district")]),
+        ("Zambales", [("PH", "district")]),
     ],
 )
 def test_plain_lookup(gaz: Gazetteer, name: str, expected) -> None:
@@ -157,7 +161,7 @@ def test_plain_lookup(gaz: Gazetteer, name: str, expected) -> None:
 
 def test_qualified_names_are_no_keys(gaz: Gazetteer) -> None:
     assert not gaz.contains("jishishan") and not gaz.contains("sinjar")
-    assert "Dadu District" in gaz
+    assert "Metcalfe County" in gaz and "Dadu District" not in gaz
 
 
 def test_abbreviations_are_only_the_hand_ones() -> None:
@@ -334,22 +338,21 @@ def test_core_name(name: str, core: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("names", "bare_any", "typed", "qualified"),
+    ("names", "typed", "qualified"),
     [
-        (["Dadu", "Dadu District"], False, ["Dadu District"], ["Dadu"]),
+        (["Dadu", "Dadu District"], ["Dadu District"], ["Dadu"]),
         (
             ["Nīnawá", "Nineveh", "Nineveh Governorate"],
-            False,
             ["Nineveh Governorate"],
             ["Nineveh", "Nīnawá"],
         ),
-        (["Sinjar"], False, [], ["Sinjar"]),
-        # Too general to match bare, even with its type.
-        (["Central", "Central District"], False, [], []),
-        (["Powiat Radomski", "Radom County"], False, ["Radom County"], ["Radom", "Radomski"]),
-        # UK counties and Philippine provinces match bare, as before.
-        (["Zambales", "Province of Zambales"], True, ["Zambales", "Province of Zambales"], []),
+        (["Sinjar"], [], ["Sinjar"]),
+        # Too general to be a name, even with its type word.
+        (["Central", "Central District"], [], []),
+        (["The 3rd Province", "Fars"], [], ["Fars"]),
+        (["Powiat Radomski", "Radom County"], ["Radom County"], ["Radom", "Radomski"]),
+        (["Zambales", "Province of Zambales"], ["Province of Zambales"], ["Zambales"]),
     ],
 )
-def test_name_modes(names, bare_any, typed, qualified) -> None:
-    assert build_areas.name_modes(names, bare_any=bare_any) == (typed, qualified)
+def test_name_modes(names, typed, qualified) -> None:
+    assert build_areas.name_modes(names) == (typed, qualified)
