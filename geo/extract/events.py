@@ -156,6 +156,8 @@ _RELATIVE_REACH_DAYS = 366
 _CARRY_SENTENCES = 3
 # Two points this close are one spot, whatever their radii ("Khartoum" and its airport).
 _SAME_SPOT_M = 15_000
+# Added to a place's tier when it is only where words were said or a landmark.
+_ASIDE_TIER = 4
 # A lead sentence placed only in a country, or an area this wide, that holds the dateline's
 # place happened at the dateline's place.
 _LEAD_SENTENCES = 3
@@ -350,7 +352,7 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     if _said_in_before(sentence.text, (p.start or 0) - sentence.start) or _MEASURED_FROM.search(
         before
     ):
-        tier += 4
+        tier += _ASIDE_TIER
     return (tier, abs((p.start or 0) - anchor))
 
 
@@ -560,6 +562,15 @@ def draft_events(
         else:
             continue
         place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
+        if _specificity(place, s, anchor)[0] >= _ASIDE_TIER:
+            # Only where it was said or a landmark to measure from ("1,300km southwest of
+            # Beijing"): the sentence tells more of the happening just drafted.
+            tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
+            if tolls and events and s.index - events[-1].sentence <= _CARRY_SENTENCES:
+                last = events[-1]
+                events[-1] = replace(last, figures=(*last.figures, *tolls),
+                                     sentences=(*last.sentences, s.index))  # fmt: skip
+            continue
         if (
             dateline is not None and s.index < _LEAD_SENTENCES
             and (place.kind == "country" or (place.radius_m > _WIDE_M and place.kind != "border"))

@@ -83,8 +83,11 @@ _LOCATIVE = frozenset(
         "through", "within", "outside", "around", "at", "throughout",
     ]
 )  # fmt: skip
-# The most words of a division's name before its type word ("Lower Shabelle region").
-_DIVISION_NAME_TOKENS = 3
+# The most words of a division's name before its type word ("Rio Grande do Sul state").
+_DIVISION_NAME_TOKENS = 4
+# Little words inside place names, between capitalised ones.
+_NAME_CONNECTORS = frozenset({"do", "da", "de", "del", "dos", "das", "di", "du", "des", "la",
+                              "le", "el", "al", "van", "von", "y"})  # fmt: skip
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
 # Words for a first-level division: "Washington state", "the state of Washington" (in
@@ -793,7 +796,11 @@ class _Finder:
                 if found:
                     return _Match(i, j + 1, tokens[i].start, word.end,
                                   normalize(self._words(i, j)), found, "area")  # fmt: skip
-            if not tokens[j + 1].cap:
+            inner = (
+                tokens[j + 1].key in _NAME_CONNECTORS and j + 2 < len(tokens)
+                and tokens[j + 1].joins_next and tokens[j + 2].cap
+            )  # fmt: skip
+            if not (tokens[j + 1].cap or inner):
                 break
             j += 1
         return None
@@ -802,12 +809,17 @@ class _Finder:
         return " ".join(t.text for t in self.tokens[i : j + 1])
 
     def _name_end(self, i: int) -> int:
-        """The last of up to three capitalised words joined to token ``i``."""
-        j = i
-        while (
-            j + 1 < len(self.tokens) and j - i + 1 < _DIVISION_NAME_TOKENS
-            and self.tokens[j].joins_next and self.tokens[j + 1].cap
-        ):  # fmt: skip
+        """The last of up to four words joined to token ``i``: capitalised ones, and the
+        little words inside names ("Rio Grande do Sul", "Santiago del Estero")."""
+        tokens, j = self.tokens, i
+        while j + 1 < len(tokens) and j - i + 1 < _DIVISION_NAME_TOKENS and tokens[j].joins_next:
+            nxt = tokens[j + 1]
+            inner = (
+                nxt.key in _NAME_CONNECTORS and j + 2 < len(tokens) and nxt.joins_next
+                and tokens[j + 2].cap
+            )  # fmt: skip
+            if not (nxt.cap or inner):
+                break
             j += 1
         return j
 
@@ -1847,7 +1859,57 @@ def find_places(
             text, tokens, out, finder, votes, countries, dateline_key, person_keys
         )
         out.sort(key=lambda p: p.start if p.start is not None else -1)
-    return _roles(text, out)
+    return _roles(text, _settle_in_areas(out))
+
+
+# Areas the article names that can settle which of a country's same-name towns it means.
+_SETTLING_KINDS = frozenset({"border", "region", "district", "area"})
+_SETTLING_MAX_M = 600_000
+# A town this many times smaller than the one chosen does not take its place ("Snow fell in
+# Indiana; Atlanta closed schools" is Georgia's Atlanta, not Indiana's village).
+_SETTLING_DWARF = 20
+
+
+def _settle_in_areas(found: list[PlaceMention]) -> list[PlaceMention]:
+    """Towns moved to the same-name town of their country that lies inside an area the article
+    names, when the one chosen lies in none ("Ciudad Hidalgo" in a report on the border between
+    Guatemala and Mexico is the Chiapas border town, not the bigger one in Michoacán)."""
+    areas = {
+        p.place_id: p for p in found
+        if p.placed and p.kind in _SETTLING_KINDS and p.radius_m <= _SETTLING_MAX_M
+    }  # fmt: skip
+    if not areas:
+        return found
+
+    def inside(lat: float, lon: float) -> bool:
+        return any(
+            sphere_km((lat, lon), (a.lat, a.lon)) * 1000 <= a.radius_m  # type: ignore[arg-type]
+            for a in areas.values()
+        )
+
+    moved: dict[str, GazetteerPlace | None] = {}
+    out = []
+    for p in found:
+        if p.source != "geonames" or not p.placed or p.place_id in areas:
+            out.append(p)
+            continue
+        if p.place_id not in moved:
+            moved[p.place_id] = None
+            chosen = next((c.population for c in p.candidates if c.id == p.place_id), 0)
+            if not inside(p.lat, p.lon):  # type: ignore[arg-type]
+                moved[p.place_id] = next(
+                    (c for c in p.candidates if c.id != p.place_id and c.source == "geonames"
+                     and c.country == p.country and normalize(c.name) == normalize(p.name)
+                     and (c.population or 0) * _SETTLING_DWARF >= (chosen or 0)
+                     and inside(c.lat, c.lon)),
+                    None,
+                )  # fmt: skip
+        c = moved[p.place_id]
+        out.append(p if c is None else replace(
+            p, name=c.name, lat=c.lat, lon=c.lon, radius_m=c.radius_m, kind=c.kind,
+            place_id=c.id,
+        ))  # fmt: skip
+    return out
 
 
 def _roles(text: str, found: list[PlaceMention]) -> list[PlaceMention]:

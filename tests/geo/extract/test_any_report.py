@@ -57,6 +57,12 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         ("Rains fell on the district of Wayanad.", "Wayanad", "IN", (11.7, 76.1), 60),
         ("The army advanced in the western Qalamoun region.", "western Qalamoun region", "SY",
          (34.0, 36.45), 60),
+        # The little words inside a division's name belong to it.
+        ("Heavy rain fell in the state of Rio Grande do Sul.", "Rio Grande do Sul", "BR",
+         (-29.7, -53.3), 250),
+        # Of a country's same-name towns, the one inside the area the article names.
+        ("Migrants crossed the border between Guatemala and Mexico into Ciudad Hidalgo.",
+         "Ciudad Hidalgo", "MX", (14.68, -92.15), 10),
     ],
 )  # fmt: skip
 def test_a_type_word_finds_the_division(text, written, country, point, km, gaz):
