@@ -49,6 +49,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("remains-found", r"\b(?:remains (?:were |was )?(?:found|discovered|recovered|identified)"
                       r"|mass grave|bodies (?:were )?(?:found|discovered|recovered))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
+    # A convoy or a caravan is the happening, whatever deal set it moving.
+    ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
     ("ceasefire", r"\b(?:cease-?fire|truce|(?:halt|pause) (?:to|in) (?:the )?fighting"
                   r"|agreed to (?:a |an )?(?:pause|halt))\b"),
     ("agreement", r"\b(?:agreed|agreements?|accords?|(?:struck|reached|signed) (?:a |an |the )?"
@@ -64,7 +66,6 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("shelling", r"\b(?:shell(?:ing|ed|s)?|artillery|mortars?|rockets?|missiles?|barrages?"
                  r"|bombard\w*|struck)\b"),
     ("celebration", r"\b(?:celebrat\w*|festivit\w*|parade)\b"),
-    ("convoy", r"\b(?:convoys?|buses)\b"),
     # Rescues are part of a hazard's story, else an evacuation: see guess_category.
     ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
                r"|water|mud))\b"),
