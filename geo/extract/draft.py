@@ -52,7 +52,7 @@ def _unique(base: str, taken: set[str], tried: dict[str, int] | None = None) -> 
 
 
 # Gazetteer kinds the story format has no word for: a river or a sea is drawn as an area.
-_AREA_KINDS = frozenset({"river", "sea", "desert", "mountains"})
+_AREA_KINDS = frozenset({"river", "sea", "desert", "mountains", "district", "lake"})
 # A pin the editor drops for an unplaced name holds a village, until they say otherwise.
 _UNPLACED_RADIUS_M = 5000
 

@@ -156,7 +156,9 @@ _RELATIVE_REACH_DAYS = 366
 # An undated sentence takes the date of a dated event this many sentences back, if any.
 _CARRY_SENTENCES = 3
 # Two points this close are one spot, whatever their radii ("Khartoum" and its airport).
-_SAME_SPOT_M = 15_000
+_SAME_SPOT_M = 8_000
+# Between two places of one list: a comma, "and", "or", maybe an article.
+_LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|&)\s*(?:the\s+)?", re.IGNORECASE)
 # Added to a place's tier when it is only where words were said or a landmark.
 _ASIDE_TIER = 4
 # A lead sentence placed only in a country, or an area this wide, that holds the dateline's
@@ -543,8 +545,11 @@ def draft_events(
             # "At least 59 civilians were killed." after a sentence that placed the fighting:
             # the toll is that happening's.
             tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
-            if tolls and events and s.index - events[-1].sentence <= _CARRY_SENTENCES and (
-                when is None or not all_dates
+            if (
+                tolls
+                and events
+                and s.index - events[-1].sentence <= _CARRY_SENTENCES
+                and (when is None or not all_dates)
             ):
                 last = events[-1]
                 events[-1] = replace(last, figures=(*last.figures, *tolls),
@@ -605,4 +610,39 @@ def draft_events(
                 sentences=(s.index,),
             )
         )
+        # "floods in Chikwawa and Nsanje districts": the same happening at each place listed
+        # with the chosen one (its figures stay with the first: they are the list's together).
+        for other in _listed_with(place, here, s):
+            events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return merge_events(events)
+
+
+def _listed_with(place: PlaceMention, here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
+    """The places written in one list with ``place`` ("X, Y and Z"), of its precision, in
+    text order, itself left out."""
+    if place.kind == "country" or place.start is None or not place.placed:
+        return []
+    ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
+    k = next((i for i, p in enumerate(ordered) if p is place), None)
+    if k is None:
+        return []
+
+    def joined(a: PlaceMention, b: PlaceMention) -> bool:
+        gap = s.text[(a.end or 0) - s.start : (b.start or 0) - s.start]
+        return _LIST_GAP.fullmatch(gap) is not None
+
+    run = [place]
+    i = k
+    while i > 0 and joined(ordered[i - 1], ordered[i]):
+        i -= 1
+        run.insert(0, ordered[i])
+    i = k
+    while i + 1 < len(ordered) and joined(ordered[i], ordered[i + 1]):
+        i += 1
+        run.append(ordered[i])
+    tier = place.kind in _AREA_KINDS
+    return [
+        p for p in run
+        if p is not place and p.placed and p.kind != "country" and p.name != place.name
+        and (p.kind in _AREA_KINDS) == tier
+    ]  # fmt: skip
