@@ -1551,6 +1551,25 @@ def _disqualify(
     return reasons
 
 
+# Words after a name that make it a part of a town: its own town is the story's.
+_LOCAL_WORDS = frozenset({"neighbourhood", "neighborhood", "quarter", "suburb", "district",
+                          "area", "camp", "square", "street", "market"})  # fmt: skip
+
+
+def _local_stranger(m: _Match, place: GazetteerPlace, tokens: list[_Token], votes: _Votes) -> bool:
+    """A name followed by a word for part of a town ("the Karama neighbourhood") resolved to a
+    town in a country the article gives no other support."""
+    nxt = m.last + 1
+    if place.source != "geonames" or nxt >= len(tokens) or tokens[nxt].key not in _LOCAL_WORDS:
+        return False
+    best = votes.best()
+    return (
+        best is not None
+        and best != place.country
+        and not any(votes.support(c, m.key) >= 1 for c in _country_of(place))
+    )
+
+
 def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
     """Small GeoNames towns count only in a country the article otherwise names."""
     if m.boost or any(votes.support(c, m.key) >= 1 for c in _country_of(place)):
@@ -1849,6 +1868,18 @@ def find_places(
         if m.reasons:
             continue
         place, ranked = _resolve(m, votes, countries, near)
+        if place is not None and _local_stranger(m, place, tokens, votes):
+            # "the Karama neighbourhood" in a report on Mosul is no town of the Emirates: a
+            # part of a town named in a country the article never names is left unplaced.
+            within = countries.by_iso.get(votes.best() or "")
+            out.append(replace(
+                _mention(text, m, place, tokens[m.first].sentence, "context", ranked),
+                name=text[m.start : m.end], lat=None, lon=None, kind="area",
+                place_id="unplaced:" + normalize(text[m.start : m.end]).replace(" ", "-"),
+                source="unplaced", within=within.as_place() if within else None,
+                country=within.iso2 if within else "",
+            ))  # fmt: skip
+            continue
         if place is not None:
             via = _VIA.get(m.kind, "name")
             mention = _mention(text, m, place, tokens[m.first].sentence, via, ranked)
@@ -2144,7 +2175,8 @@ def _country_for(
     town of its sentence ("Hertford Road" beside Edmonton), with a radius that holds a
     district; else in that town's or the article's best-supported country. ``found`` holds
     the places found, by sentence."""
-    here = [p for p in found.get(sentence, ()) if p.country in countries.by_iso]
+    here = [p for p in found.get(sentence, ())
+            if p.country in countries.by_iso and p.role == "place" and p.placed]  # fmt: skip
     towns = [p for p in here if p.kind in _POINT_KINDS and p.radius_m <= ANCHOR_RADIUS_M]
     if towns:
         town = min(towns, key=lambda p: p.radius_m)

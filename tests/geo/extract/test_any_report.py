@@ -83,6 +83,12 @@ def test_a_bare_district_name_is_no_place(gaz):
     [
         ("Gunmen attacked Seytenga, Burkina Faso, on Sunday.", "Seytenga", "BF"),
         ("Five people were swept away by the Nalkari river in India.", "Nalkari river", "IN"),
+        # A part of a town, resolved to a town of a country the article never names.
+        ("Iraqi troops fought in Mosul, Iraq, and pushed into the Karama neighbourhood.",
+         "Karama", "IQ"),
+        # A modifier ("US-led") says nothing of where an unknown name lies.
+        ("Airstrikes by the US-led coalition hit the Khazir river in Nineveh province, Iraq.",
+         "Khazir river", "IQ"),
     ],
 )
 def test_an_unknown_name_is_unplaced_never_on_a_centroid(text, name, within, gaz):
