@@ -39,7 +39,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|\w+ fever)|epidemics?|pandemic|cholera|ebola|measles|dengue|mpox"
                  r"|covid(?:-19)?|coronavirus)\b"),
     # Politics.
-    ("coup", r"\b(?:coups?(?: d'(?:é|e)tat)?|putsch|juntas?|seized power|overthr(?:ew|own)"
+    ("coup", r"\b(?:coups?(?: d'(?:é|e)tat)?|putsch|juntas?|(?:seiz|tak)(?:e|es|ed|ing) power"
+             r"|took power|military takeover|overthr(?:ew|own)"
              r"|toppled|deposed|ousted (?:the )?(?:president|government|prime minister))\b"),
     ("election", r"\b(?:elections?|electoral|polls?|polling|ballots?|voters?|voting|voted"
                  r"|re-elected|run-?offs?|referendum|votes? (?:count|tally|cast))\b"),
@@ -58,7 +59,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("suicide-bombing", r"\bsuicide (?:bomb\w*|attack\w*|car bomb\w*|vests?)\b"),
     ("bombing", r"\b(?:car bombs?|roadside bombs?|IEDs?|improvised explosive|explosive devices?"
                 r"|landmines?|booby[\s-]trap\w*|bomb (?:blast|exploded|went off|attack)"
-                r"|bombs? (?:exploded|went off)|blasts?|explosions?|detonat\w*)\b"),
+                r"|bombs? (?:exploded|went off)|blasts?(?! walls?| doors?|-proof)|explosions?"
+                r"|detonat\w*)\b"),
     ("airstrike", r"\b(?:air ?strikes?|air-strikes?|air raids?|warplanes?|jets?|aircraft"
                   r"|drone strikes?|drones?|helicopter gunships?|bombed|bombing|bombings"
                   r"|aerial bombardment"
@@ -85,7 +87,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
              r"|stormed (?:the )?(?:congress|parliament|supreme court|palace|capitol"
              r"|presidential palace|government buildings?))\b"),
     ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
-                r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*)\b"),
+                r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*|tear ?gas|water cannons?"
+                r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters))\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
@@ -100,7 +103,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assaults?|push(?:ed)? into"
                   r"|counter-?attack\w*)\b"),
     ("battle", r"\b(?:battles?|clash(?:es|ed)?|fighting|fought|fight|firefights?"
-               r"|gun ?battles?|skirmish\w*|combat|attack(?:ed|s)?|besieg\w*|sieges?"
+               r"|gun ?battles?|skirmish\w*|combat|attack(?:ed|s)?|besieg\w*|sieges?|gunfire"
+               r"|exchanges? of fire|heavy fire"
                r"|surrounded by)\b"),
     ("decision", r"\b(?:state of emergency|curfew|decree\w*|sanction(?:s|ed)|imposed|banned"
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
@@ -119,9 +123,17 @@ _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
 # A call or an appeal names the happening it is about: it is words, not that happening.
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
-                   r"|demand(?:ed|s|ing)?)\s+(?:on\s+\w+(?:\s+\w+)?\s+)?(?:for|to)\s+(?:an?\s+)?"
-                   r"(?:immediate\s+|urgent\s+)?(?:end|halt|stop|ceasefire|truce|calm|restraint"
-                   r"|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
+                   r"|demand(?:ed|s|ing)?)\b[^.;]{0,60}?\b(?:end|halt|stop|ceasefire|truce|calm"
+                   r"|restraint|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
+# "if it collapsed, 70,000 people could be affected": what might happen has not.
+_HYPOTHETICAL = re.compile(
+    r"\bif\b[^.;]{0,100}\b(?:could|would|might)\b"
+    r"|\b(?:could|would|might)\b[^.;]{0,100}\bif\b",
+    re.IGNORECASE,
+)
+# A correspondent's sentence: its places are where they report from, not where it happened.
+_REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfrom\b",
+                        re.IGNORECASE)  # fmt: skip
 # Quoted words ("“Today ... is the Second Liberation Day”") say what someone said, not what
 # happened: categories are read outside quotes first.
 _QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
@@ -159,6 +171,8 @@ _CARRY_SENTENCES = 3
 _SAME_SPOT_M = 8_000
 # Between two places of one list: a comma, "and", "or", maybe an article.
 _LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|&)\s*(?:the\s+)?", re.IGNORECASE)
+# A line of capitals and nothing else: a heading.
+_HEADING = re.compile(r"[^a-z]{1,40}")
 # Added to a place's tier when it is only where words were said or a landmark.
 _ASIDE_TIER = 4
 # A lead sentence placed only in a country, or an area this wide, that holds the dateline's
@@ -352,8 +366,10 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     # "1,300km southwest of Beijing": a landmark to measure from.
     before = sentence.text[max(0, (p.start or 0) - sentence.start - 60) : (p.start or 0)
                            - sentence.start]  # fmt: skip
-    if _said_in_before(sentence.text, (p.start or 0) - sentence.start) or _MEASURED_FROM.search(
-        before
+    if (
+        _said_in_before(sentence.text, (p.start or 0) - sentence.start)
+        or _MEASURED_FROM.search(before)
+        or _REPORTING.match(sentence.text)
     ):
         tier += _ASIDE_TIER
     return (tier, abs((p.start or 0) - anchor))
@@ -559,6 +575,10 @@ def draft_events(
             continue  # dated only by a duration or a "since": background, not a happening
         if not _happening(category, when is not None):
             continue
+        if when is None and _HYPOTHETICAL.search(s.text):
+            continue
+        if _HEADING.fullmatch(s.text.strip()):
+            continue  # "MOZAMBIQUE": a heading, not a happening
         if when is not None:
             first, last, basis, date_text = when.date, when.end_date, "sentence", when.text
         elif carried is not None and s.index - carried[0] <= _CARRY_SENTENCES:

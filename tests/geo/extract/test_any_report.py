@@ -90,7 +90,7 @@ def test_a_bare_district_name_is_no_place(gaz):
         ("Airstrikes by the US-led coalition hit the Khazir river in Nineveh province, Iraq.",
          "Khazir river", "IQ"),
     ],
-)
+)  # fmt: skip
 def test_an_unknown_name_is_unplaced_never_on_a_centroid(text, name, within, gaz):
     ex = extract(text, MON, gazetteer=gaz)
     (p,) = [p for p in ex.places if p.text == name]
@@ -130,6 +130,19 @@ def drafted(text: str, published: date, gaz: Gazetteer) -> list[tuple]:
         # Riot police standing by is no riot.
         ("Soldiers and riot police were on standby in Yangon on Monday.", MON,
          [(MON, "statement", "Yangon")]),
+        # What might happen has not.
+        ("If the dam collapsed, 70,000 people in Isabela could be affected.", MON, []),
+        # A correspondent's sentence is where they report from.
+        ("Reporting from Abuja in neighbouring Nigeria, he said troops moved in.", MON, []),
+        # A heading is no happening.
+        ("MOZAMBIQUE", MON, []),
+        # Calls however worded; walls built against blasts; an army taking power.
+        ("The United States and Egypt urged an immediate end to the fighting in Khartoum.", MON,
+         []),
+        ("Troops erected blast walls in Mosul on Sunday.", MON,
+         [(date(2023, 4, 16), "statement", "Mosul")]),
+        ("Myanmar's army takes power in Naypyitaw on Monday.", MON,
+         [(MON, "coup", "Nay Pyi Taw")]),
         # Measured from a landmark: the landmark is not where it happened.
         ("The quake struck Qinghai province, 1,300km southwest of Beijing, on Monday.", MON,
          [(MON, "earthquake", "Qinghai Sheng")]),
