@@ -220,7 +220,9 @@ class DraftEvent:
     sentence: int
     date: date
     end_date: date
-    date_basis: str  # "sentence": its own words; "context": an earlier sentence's; "published"
+    # "sentence": its own words; "named": a date naming it ("Monday's vote"); "context": an
+    # earlier sentence's; "published": the article's date
+    date_basis: str
     date_text: str | None
     place: PlaceMention
     other_places: tuple[PlaceMention, ...]
@@ -451,7 +453,10 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
     # happening of the days before: its date says nothing against the match.
-    undated = "published" in (a.date_basis, b.date_basis)
+    undated = "published" in (a.date_basis, b.date_basis) and "named" not in (
+        a.date_basis,
+        b.date_basis,
+    )
     apart = b.date > a.end_date + timedelta(days=1) or a.date > b.end_date + timedelta(days=1)
     if apart and not (undated and abs((a.date - b.date).days) <= _UNDATED_REACH_DAYS):
         return False
@@ -465,7 +470,7 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     wide = not a.place.placed or a.place.radius_m > _NARROW_M
     inside = _contains(a.place, b.place) and not _contains(b.place, a.place)
     narrow = b.place if wide and inside and b.place.placed else a.place
-    rank = {"sentence": 0, "context": 1, "published": 2}
+    rank = {"sentence": 0, "named": 0, "context": 1, "published": 2}
     dated = a if rank.get(a.date_basis, 3) <= rank.get(b.date_basis, 3) else b
     others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
     others.pop(narrow.name, None)
@@ -558,6 +563,17 @@ def draft_events(
             past = when.date <= published
             carried = (s.index, when.date, when.end_date, when.text) if past else None
         if not here:
+            # "... announced that Ruto had won the August 9 election": the vote it names
+            # happened where the story is (the last drafted place, else the dateline's).
+            home = events[-1].place if events else dateline
+            for d, noun in _dated_nouns(s, usable) if home is not None else ():
+                if d is not when:
+                    events.append(DraftEvent(
+                        sentence=s.index, date=d.date, end_date=d.end_date,
+                        date_basis="named", date_text=d.text, place=home, other_places=(),
+                        category=guess_category(noun, theme), actors=(), figures=(),
+                        summary=s.text, sentences=(s.index,),
+                    ))  # fmt: skip
             # "At least 59 civilians were killed." after a sentence that placed the fighting:
             # the toll is that happening's.
             tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
@@ -609,7 +625,7 @@ def draft_events(
         for d, noun in _dated_nouns(s, usable):
             if d is not when:
                 events.append(DraftEvent(
-                    sentence=s.index, date=d.date, end_date=d.end_date, date_basis="sentence",
+                    sentence=s.index, date=d.date, end_date=d.end_date, date_basis="named",
                     date_text=d.text, place=place, other_places=(),
                     category=guess_category(noun, theme), actors=(), figures=(),
                     summary=s.text, sentences=(s.index,),

@@ -2065,7 +2065,7 @@ def _unknown_places(
         after_cue = (
             before is not None
             and before.sentence == tokens[first].sentence
-            and not before.cap
+            and (not before.cap or before.first_in_sentence)  # "In Mathare, a Nairobi slum"
             and (before.key in _UNKNOWN_LOCATIVE or before.key in _TAKE_VERBS)
         )
         nxt = tokens[last + 1] if last + 1 < len(tokens) else None
