@@ -127,10 +127,15 @@ _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?
                    r"|restraint|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
-    r"\bif\b[^.;]{0,100}\b(?:could|would|might)\b"
-    r"|\b(?:could|would|might)\b[^.;]{0,100}\bif\b",
+    r"\bif\b[^.;]{0,200}\b(?:could|would|might)\b"
+    r"|\b(?:could|would|might)\b[^.;]{0,200}\bif\b",
     re.IGNORECASE,
 )
+# "Rain may return on Thursday": a forecast, when the words of the happening follow the modal.
+_SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORECASE)
+# A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
+# happening each.
+_MAX_LISTED = 3
 # A correspondent's sentence: its places are where they report from, not where it happened.
 _REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfrom\b",
                         re.IGNORECASE)  # fmt: skip
@@ -593,6 +598,9 @@ def draft_events(
             continue
         if when is None and _HYPOTHETICAL.search(s.text):
             continue
+        modal = _SPECULATIVE.search(s.text)
+        if modal is not None and s.start + modal.start() < anchor:
+            continue
         if _HEADING.fullmatch(s.text.strip()):
             continue  # "MOZAMBIQUE": a heading, not a happening
         if when is not None:
@@ -676,6 +684,8 @@ def _listed_with(place: PlaceMention, here: list[PlaceMention], s: Sentence) -> 
     while i + 1 < len(ordered) and joined(ordered[i], ordered[i + 1]):
         i += 1
         run.append(ordered[i])
+    if len(run) > _MAX_LISTED:
+        return []
     tier = place.kind in _AREA_KINDS
     return [
         p for p in run

@@ -132,6 +132,7 @@ def drafted(text: str, published: date, gaz: Gazetteer) -> list[tuple]:
          [(MON, "statement", "Yangon")]),
         # What might happen has not.
         ("If the dam collapsed, 70,000 people in Isabela could be affected.", MON, []),
+        ("Rain may return on Thursday in Porto Alegre, forecasters said.", MON, []),
         # A correspondent's sentence is where they report from.
         ("Reporting from Abuja in neighbouring Nigeria, he said troops moved in.", MON, []),
         # A heading is no happening.
@@ -162,6 +163,15 @@ def test_one_event_per_happening_with_its_tolls(gaz):
     assert (ev.date, ev.category, ev.sentences) == (date(2022, 8, 15), "flood", (0, 1))
     assert ev.counts() == {"killed": 12, "wounded": 30}
     assert ev.to_dict()["family"] == "disaster"
+
+
+def test_each_place_of_a_short_list_has_the_happening_a_roll_does_not(gaz):
+    two = extract("Floods hit Chikwawa and Nsanje districts on Monday.", MON, gazetteer=gaz)
+    assert [e.place.text for e in two.events] == ["Chikwawa", "Nsanje"]
+    roll = extract(
+        "The quake hit Adana, Hatay, Gaziantep, Kilis and Malatya on Monday.", MON, gazetteer=gaz
+    )
+    assert len(roll.events) == 1
 
 
 def test_a_drafted_event_carries_its_acled_coding(gaz):
