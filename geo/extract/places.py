@@ -31,7 +31,13 @@ from geo.extract.regions import (
     us_state_names,
 )
 from geo.extract.sentences import Sentence, Spans
-from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace, division_family
+from geo.geocoders.gazetteer import (
+    FAR_KM,
+    Gazetteer,
+    GazetteerPlace,
+    division_family,
+    load_feature_lines,
+)
 from geo.geometry import sphere_km
 from geo.names import ARTICLES, normalize
 
@@ -997,7 +1003,13 @@ def _contribution(
         seen = {c for p in areas[:2] for c in _country_of(p)}
         return dict.fromkeys(seen, 2.0 / len(seen)) if seen else {}
     if m.kind == "geonames" and not m.reasons:
-        seen = {c for p in m.candidates[:MAX_CANDIDATES] for c in _country_of(p)}
+        # A village known only by an alternate name ("Taliban", "Culture" for Turkish villages)
+        # says nothing of the story's country: two such would vouch for each other.
+        seen = {
+            c for p in m.candidates[:MAX_CANDIDATES]
+            if _closeness(p, m.key) > 0 or _population(p) >= MIN_POP_ALTERNATE_UNVOTED
+            for c in _country_of(p)
+        }  # fmt: skip
         return dict.fromkeys(seen, 1 / len(seen)) if seen else {}
     return {}
 
@@ -1890,7 +1902,39 @@ def find_places(
             text, tokens, out, finder, votes, countries, dateline_key, person_keys
         )
         out.sort(key=lambda p: p.start if p.start is not None else -1)
-    return _roles(text, _settle_in_areas(out))
+    return _roles(text, _on_the_stretch(_settle_in_areas(out)))
+
+
+# A river's stretch the story is on: this far round the point of its line nearest the story.
+_STRETCH_M = 50_000
+
+
+@lru_cache(maxsize=1)
+def _feature_lines() -> dict[str, tuple[tuple[float, float], ...]]:
+    return load_feature_lines()
+
+
+def _on_the_stretch(found: list[PlaceMention]) -> list[PlaceMention]:
+    """Rivers drawn at the point of their line nearest the article's towns ("the Dnipro" in a
+    report on Kherson is the Dnipro at Kherson, not the river's middle 265 km away)."""
+    lines = _feature_lines()
+    rivers = [p for p in found if p.place_id in lines and p.placed]
+    towns = [(p.lat, p.lon) for p in found
+             if p.placed and p.radius_m <= ANCHOR_RADIUS_M and p.place_id not in lines
+             and p.kind not in ("country", "region", "border")]  # fmt: skip
+    if not rivers or not towns:
+        return found
+    moved: dict[str, tuple[float, float]] = {}
+    for r in rivers:
+        if r.place_id not in moved:
+            moved[r.place_id] = min(
+                lines[r.place_id], key=lambda v: min(sphere_km(v, t) for t in towns)
+            )
+    return [
+        replace(p, lat=moved[p.place_id][0], lon=moved[p.place_id][1], radius_m=_STRETCH_M)
+        if p.place_id in moved else p
+        for p in found
+    ]  # fmt: skip
 
 
 # Areas the article names that can settle which of a country's same-name towns it means.
@@ -1991,6 +2035,13 @@ _SPEAKS_AFTER = re.compile(
     re.IGNORECASE,
 )
 _SPEAKING_KINDS = frozenset({"country", "city"})
+# Capitalised words after a name that make it part of a body's name ("US Geological Survey",
+# "Kentucky State Police"): recognised, but no happening's place.
+_ORGANISATION_AFTER = re.compile(
+    r"\s+(?:[A-Z][a-z]+\s+){0,3}(?:Survey|Agency|Service|Department|Ministry|Police|Commission"
+    r"|Council|Institute|Center|Centre|Office|Bureau|Authority|Administration|Organi[sz]ation"
+    r"|Network|Networks|Corporation|Company|University|Committee|Court)\b"
+)
 
 
 def _with_role(text: str, p: PlaceMention) -> PlaceMention:
@@ -2001,6 +2052,8 @@ def _with_role(text: str, p: PlaceMention) -> PlaceMention:
     possessive = _POSSESSIVE_ACTOR.match(after)
     if possessive or (p.kind in _SPEAKING_KINDS and _SPEAKS_AFTER.match(after)):
         return replace(p, role="actor")
+    if _ORGANISATION_AFTER.match(after):
+        return replace(p, role="actor")  # "US Geological Survey": a body's name, not a place
     return p
 
 

@@ -41,6 +41,13 @@ def roles(text: str, gaz: Gazetteer) -> dict[str, str]:
         ("Myanmar's military took control of the country.", {"Myanmar": "place"}),
         # Institutions named like towns.
         ("Protesters stormed Congress and the Supreme Court in Brasilia.", {"Brasilia": "place"}),
+        # A place inside a body's name is no happening's place.
+        ("The US Geological Survey measured the quake near Herat.",
+         {"US": "actor", "Herat": "place"}),
+        ("Officials at the Kentucky State Police spoke in Frankfort.",
+         {"Kentucky State": "actor", "Frankfort": "place"}),
+        # Words that are only alternate names of far villages vouch for nothing.
+        ("The Taliban's Ministry of Information and Culture spoke in Herat.", {"Herat": "place"}),
         # A title word that opens a known place's name is that name.
         ("The UAE flew him to Abu Dhabi.", {"UAE": "place", "Abu Dhabi": "place"}),
     ],
@@ -70,6 +77,13 @@ def test_a_type_word_finds_the_division(text, written, country, point, km, gaz):
     (p,) = [p for p in ex.places if p.text == written]
     assert p.country == country
     assert sphere_km((p.lat, p.lon), point) <= km
+
+
+def test_a_river_is_drawn_on_the_stretch_the_story_is_on(gaz):
+    ex = extract("Floods from the Dnipro River swept through Kherson on Tuesday.", MON,
+                 gazetteer=gaz)  # fmt: skip
+    (river,) = [p for p in ex.places if p.text == "Dnipro River"]
+    assert sphere_km((river.lat, river.lon), (46.64, 32.61)) <= 30 and river.radius_m == 50_000
 
 
 def test_a_bare_district_name_is_no_place(gaz):
