@@ -42,10 +42,14 @@ def roles(text: str, gaz: Gazetteer) -> dict[str, str]:
         # Institutions named like towns.
         ("Protesters stormed Congress and the Supreme Court in Brasilia.", {"Brasilia": "place"}),
         # A place inside a body's name is no happening's place.
-        ("The US Geological Survey measured the quake near Herat.",
-         {"US": "actor", "Herat": "place"}),
-        ("Officials at the Kentucky State Police spoke in Frankfort.",
-         {"Kentucky State": "actor", "Frankfort": "place"}),
+        (
+            "The US Geological Survey measured the quake near Herat.",
+            {"US": "actor", "Herat": "place"},
+        ),
+        (
+            "Officials at the Kentucky State Police spoke in Frankfort.",
+            {"Kentucky State": "actor", "Frankfort": "place"},
+        ),
         # Words that are only alternate names of far villages vouch for nothing.
         ("The Taliban's Ministry of Information and Culture spoke in Herat.", {"Herat": "place"}),
         # A title word that opens a known place's name is that name.
