@@ -81,7 +81,7 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _QUOTES = frozenset("'’")
 _CONNECTORS = frozenset(
     {"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur", "do", "da", "dos",
-     "das", "di"}
+     "das", "di", "au", "aux", "en", "sous", "am", "im"}
 )  # fmt: skip
 _LOCATIVE = frozenset(
     [
@@ -799,6 +799,9 @@ class _Finder:
                 if self._is_blocked(tokens[i].start, word.end):
                     return None
                 found = self.gaz.lookup_division(self._words(i, j), word.text)
+                if not found and word.key == "region":
+                    # "the Evros region": news calls second-level units regions too.
+                    found = self.gaz.lookup_division(self._words(i, j), "district")
                 if found:
                     return _Match(i, j + 1, tokens[i].start, word.end,
                                   normalize(self._words(i, j)), found, "area")  # fmt: skip

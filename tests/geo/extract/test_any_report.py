@@ -68,6 +68,10 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         ("Rains fell on the district of Wayanad.", "Wayanad", "IN", (11.7, 76.1), 60),
         ("The army advanced in the western Qalamoun region.", "western Qalamoun region", "SY",
          (34.0, 36.45), 60),
+        # News calls second-level units regions too.
+        ("Fires raged in the Evros region.", "Evros region", "GR", (41.1, 26.1), 80),
+        # Hyphen-joined names with little words inside.
+        ("Gangs swept through Port-au-Prince.", "Port-au-Prince", "HT", (18.54, -72.34), 10),
         # The little words inside a division's name belong to it.
         ("Heavy rain fell in the state of Rio Grande do Sul.", "Rio Grande do Sul", "BR",
          (-29.7, -53.3), 250),
