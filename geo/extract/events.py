@@ -44,6 +44,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
              r"|toppled|deposed|ousted (?:the )?(?:president|government|prime minister))\b"),
     ("election", r"\b(?:elections?|electoral|polls?|polling|ballots?|voters?|voting|voted"
                  r"|re-elected|run-?offs?|referendum|votes? (?:count|tally|cast))\b"),
+    # Orders that change everyone's day: before the protests they answer.
+    ("decision", r"\b(?:curfews?|state of emergency|martial law|shoot-on-sight|internet"
+                 r" (?:shutdown|blackout)|decree\w*)\b"),
     # Conflict.
     ("prisoner-swap", r"\b(?:swap|prisoner exchange|exchanged?"
                       r"|exchange (?:of )?(?:the )?(?:bodies|prisoners|captives))\b"),
@@ -77,8 +80,11 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                      r"into|asylum)\b"),
     ("return", r"\b(?:returnees|returned (?:home|to their (?:homes|villages)))\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
-    ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|seized (?:\d+|dozens|scores|hundreds)"
-                  r"(?: of)? (?:people|students|girls|villagers|passengers))\b"),
+    ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|(?:seized|took|snatched|herded|carried"
+                  r" off) (?:more than |at least |about |some |over )?(?:[\d,]+|dozens|scores"
+                  r"|hundreds)(?: of)? (?:people|students|pupils|schoolchildren|children|girls"
+                  r"|boys|villagers|passengers|worshippers)|(?:pupils|students|schoolchildren"
+                  r"|girls|children) (?:were )?(?:taken|snatched|seized))\b"),
     ("captives", r"\b(?:captiv\w*|hostages?|captured \d+"
                  r"|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
     ("arrest", r"\b(?:arrest(?:ed|s|ing)?|detain\w*|detention|rounded up|in(?:to)? custody)\b"),
