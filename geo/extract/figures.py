@@ -169,7 +169,8 @@ _DEMONYM_ALONE = 1_000
 
 _APPROX = (
     r"at least|some|about|around|nearly|almost|more than|over|up to|an estimated|roughly|"
-    r"approximately|another|a further|an additional|as many as|close to"
+    r"approximately|another|a further|an additional|as many as|close to|no fewer than|"
+    r"not less than|upwards of|in excess of"
 )
 _APPROX_BEFORE = re.compile(
     r"\b(?:at least|more than|about|around|nearly|almost|some|up to|an estimated|roughly|"
@@ -177,8 +178,8 @@ _APPROX_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _TOLL_TO = (
-    r"\b[^.;:\n]{0,50}?\b(?:to|at|of|reached|hit|stood at|is|was|past|passed|exceeded|topped|"
-    r"surpassed|above)"
+    r"\b[^.;:\n]{0,50}?\b(?:to|at|of|reached|reaches|reach|hit|hits|stood at|stands at|is|was|"
+    r"past|passed|exceeded|topped|surpassed|above|nears|neared)"
 )
 # A verb or toll just before a number gives its kind: "killing 12", "the death toll rose to".
 _BEFORE = re.compile(
@@ -212,11 +213,13 @@ _BEFORE_STEMS = (
     "lives", "captur", "out",
 )  # fmt: skip
 _BEFORE_ENDS = _set(
-    "to at of reached hit stood is was up past passed exceeded topped surpassed above"
+    "to at of reached reaches reach hit hits stood stands is was up past passed exceeded topped "
+    "surpassed above nears neared"
 )
 _APPROX_WORDS = _set(
     "at least some about around nearly almost more than over up to an estimated roughly "
-    "approximately another a further additional as many close"
+    "approximately another a further additional as many close no fewer not less upwards in "
+    "excess"
 )
 # What happened to what a figure counts, said in the clause after it; the nearest wins.
 _PASSIVE = "(?:" + "|".join(f"(?<={a}\\s)" for a in ("were", "was", "been", "being", "are")) + ")"
@@ -224,7 +227,9 @@ _AFTER = re.compile(
     r"\b(?:(?P<killed>kill(?:ed|ing)|dead|died|die|dying|deaths?|slain|executed|massacred"
     r"|martyred|perished|drowned|lost\s+their\s+lives|beheaded)"
     r"|(?P<injured>wound(?:ed|ing)|injur(?:ed|ies|ing|y)|hurt|hospitali[sz]ed"
-    r"|(?:being\s+)?treated\b(?!\s+(?:as|like))|in\s+hospital)"
+    r"|(?:being\s+)?treated\b(?!\s+(?:as|like))|in\s+hospital"
+    r"|(?:taken|rushed|admitted|brought)\s+to\s+(?:a\s+|the\s+)?hospitals?"
+    r"|(?:given|received|needed)\s+first\s+aid)"
     r"|(?P<missing>missing|swept\s+away|unaccounted\s+for|disappeared)"
     r"|(?P<displaced>displaced|homeless|fled|flee(?:ing)?|uprooted|refugees"
     r"|(?:(?:forced|driven)\s+)?(?:out\s+)?(?:from|out\s+of)\s+their\s+homes|lost\s+their\s+homes"

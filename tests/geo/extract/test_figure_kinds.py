@@ -307,3 +307,17 @@ def test_dates_excluded_from_a_range() -> None:
     text = "between 5 and 8 August 40 people were killed"
     figs = find_figures(text, exclude=[(8, 22)])
     assert [(f.value, f.disputed) for f in figs] == [(40, ())]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Police shoot at protesters as toll reaches 133.", [(133, "killed")]),
+        ("A count puts the death toll at no fewer than 133 so far.", [(133, "killed")]),
+        ("At least 150 police officers had been taken to hospital.", [(150, "injured")]),
+        ("Another 150 had been given first aid.", [(150, "injured")]),
+    ],
+)
+def test_tolls_that_reach_and_people_taken_to_hospital(text, expected):
+    found = find_figures(text, split_sentences(text))
+    assert [(int(f.value), f.kind) for f in found] == expected
