@@ -629,10 +629,15 @@ def draft_events(
             continue
         if (
             dateline is not None and s.index < _LEAD_SENTENCES
-            and (place.kind == "country" or (place.radius_m > _WIDE_M and place.kind != "border"))
+            and (place.kind == "country" or (
+                place.radius_m > _WIDE_M and place.kind != "border" and place.source != "derived"
+            ))
             and _contains(place, dateline)
+            and all(p.placed for p in here)
         ):  # fmt: skip
-            # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed.
+            # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed; not
+            # when the sentence names a part of the country ("northwestern Puerto Rico") or a
+            # place the editor must pin ("landfall on Siargao Island").
             place = dateline
         others = tuple(p for p in here if p is not place and p.name != place.name)
         # "won Monday's election": the vote is a happening of its own, on its own day.
