@@ -89,6 +89,8 @@ _LOCATIVE = frozenset(
         "through", "within", "outside", "around", "at", "throughout",
     ]
 )  # fmt: skip
+# "the city of X": words that make X a populated place.
+_SETTLEMENT_WORDS = frozenset({"city", "town", "village", "capital", "hamlet", "settlement"})
 # The most words of a division's name before its type word ("Rio Grande do Sul state").
 _DIVISION_NAME_TOKENS = 4
 # Little words inside place names, between capitalised ones.
@@ -832,6 +834,17 @@ class _Finder:
             j += 1
         return j
 
+    def settlement(self, m: _Match) -> _Match:
+        """ "the city of Herat", "the village of Kuriga": a populated place, not the province
+        or district of that name."""
+        before = self.tokens[m.first - 2 : m.first] if m.first >= 2 else []
+        if len(before) != 2 or before[1].key != "of" or before[0].key not in _SETTLEMENT_WORDS:
+            return m
+        towns = [c for c in m.candidates if c.source in ("geonames", "story")]
+        if not towns or len(towns) == len(m.candidates):
+            return m
+        return _Match(m.first, m.last, m.start, m.end, m.key, towns, "geonames")
+
     def scan(self) -> list[_Match]:
         """All matches in text order, none overlapping."""
         matches: list[_Match] = []
@@ -848,6 +861,8 @@ class _Finder:
                     continue
             if name_start or tok.text.lower() in QUALIFIERS:
                 match = self.qualified(i) or (self.longest(i) if name_start else None)
+            if match is not None and match.kind in ("geonames", "area"):
+                match = self.settlement(match)
             if match is not None and match.kind != "qualifier":
                 suffixed = self.admin_suffix(match)
                 if suffixed is None:

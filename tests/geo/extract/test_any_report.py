@@ -68,6 +68,8 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         ("Rains fell on the district of Wayanad.", "Wayanad", "IN", (11.7, 76.1), 60),
         ("The army advanced in the western Qalamoun region.", "western Qalamoun region", "SY",
          (34.0, 36.45), 60),
+        # "The city of X" is the town, not the province of that name.
+        ("The tremors shook the area near the city of Herat.", "Herat", "AF", (34.35, 62.2), 5),
         # News calls second-level units regions too.
         ("Fires raged in the Evros region.", "Evros region", "GR", (41.1, 26.1), 80),
         # Hyphen-joined names with little words inside.
