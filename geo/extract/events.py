@@ -273,7 +273,7 @@ class DraftEvent:
     def disputed(self) -> dict[str, list[int]]:
         """Columns the text gives more than one figure for: every figure given."""
         seen: dict[str, set[int]] = {}
-        for f in self.figures:
+        for f in primary_figures(list(self.figures)):
             column = _COLUMNS.get(figure_kind(f))
             if column is None:
                 continue
