@@ -10,9 +10,10 @@ from datetime import date, timedelta
 from geo.extract.actors import ActorMention
 from geo.extract.dates import DateMention
 from geo.extract.figures import Figure, primary_figures
-from geo.extract.places import PlaceMention
+from geo.extract.places import PlaceMention, capitals
 from geo.extract.sentences import Sentence
 from geo.geometry import sphere_km
+from geo.names import normalize
 from geo.vocabulary import CATEGORY, acled_event_type, acled_sub_event
 
 # First matching category wins: the specific before the general. Categories and their ACLED
@@ -186,6 +187,8 @@ _LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|&)\s*(?:the\s+)?", re.IGNORECA
 _HEADING = re.compile(r"[^a-z]{1,40}")
 # Added to a place's tier when it is only where words were said or a landmark.
 _ASIDE_TIER = 4
+# Happenings made in a capital: drafted at the capital the article names, not the country.
+_AT_THE_CAPITAL = frozenset({"coup"})
 # A lead sentence placed only in a country, or an area this wide, that holds the dateline's
 # place happened at the dateline's place.
 _LEAD_SENTENCES = 3
@@ -559,6 +562,11 @@ def draft_events(
     actors_by = _by_sentence(actors)
     theme = article_theme(sentences)
     dateline = next((p for p in places if p.via == "dateline" and p.placed), None)
+    capitals_named = capitals()
+    capital: dict[str, PlaceMention] = {}
+    for p in places:
+        if p.placed and (p.country, normalize(p.name)) in capitals_named:
+            capital.setdefault(p.country, p)
     events: list[DraftEvent] = []
     # The last dated sentence: (index, first day, last day, words).
     carried: tuple[int, date, date, str] | None = None
@@ -639,6 +647,9 @@ def draft_events(
             # when the sentence names a part of the country ("northwestern Puerto Rico") or a
             # place the editor must pin ("landfall on Siargao Island").
             place = dateline
+        if category in _AT_THE_CAPITAL and place.kind == "country" and place.country in capital:
+            # A coup is made in the capital: the one the article names, if it does.
+            place = capital[place.country]
         others = tuple(p for p in here if p is not place and p.name != place.name)
         # "won Monday's election": the vote is a happening of its own, on its own day.
         for d, noun in _dated_nouns(s, usable):

@@ -168,6 +168,9 @@ def drafted(text: str, published: date, gaz: Gazetteer) -> list[tuple]:
          [(date(2023, 4, 16), "statement", "Mosul")]),
         ("Myanmar's army takes power in Naypyitaw on Monday.", MON,
          [(MON, "coup", "Nay Pyi Taw")]),
+        # A coup placed only in its country is made in the capital the article names.
+        ("Soldiers seized power in Niger on Wednesday. Troops sealed off Niamey.",
+         date(2023, 7, 27), [(date(2023, 7, 26), "coup", "Niamey")]),
         # Measured from a landmark: the landmark is not where it happened.
         ("The quake struck Qinghai province, 1,300km southwest of Beijing, on Monday.", MON,
          [(MON, "earthquake", "Qinghai Sheng")]),
