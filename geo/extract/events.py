@@ -520,6 +520,27 @@ def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
     return out
 
 
+def _named_events(
+    s: Sentence,
+    dates: list[DateMention],
+    when: DateMention | None,
+    place: PlaceMention,
+    theme: str,
+) -> list[DraftEvent]:
+    """The happenings the sentence's dates name ("Monday's election"), other than the one its
+    own date gives, at ``place``."""
+    return [
+        DraftEvent(
+            sentence=s.index, date=d.date, end_date=d.end_date, date_basis="named",
+            date_text=d.text, place=place, other_places=(),
+            category=guess_category(noun, theme), actors=(), figures=(),
+            summary=s.text, sentences=(s.index,),
+        )
+        for d, noun in _dated_nouns(s, dates)
+        if d is not when
+    ]  # fmt: skip
+
+
 def _dated_nouns(s: Sentence, dates: list[DateMention]) -> list[tuple[DateMention, str]]:
     """Happenings a date names by possession or apposition: "Monday's election", "the
     general election of Nov. 8", "the August 9 vote"."""
@@ -585,14 +606,8 @@ def draft_events(
             # "... announced that Ruto had won the August 9 election": the vote it names
             # happened where the story is (the last drafted place, else the dateline's).
             home = events[-1].place if events else dateline
-            for d, noun in _dated_nouns(s, usable) if home is not None else ():
-                if d is not when:
-                    events.append(DraftEvent(
-                        sentence=s.index, date=d.date, end_date=d.end_date,
-                        date_basis="named", date_text=d.text, place=home, other_places=(),
-                        category=guess_category(noun, theme), actors=(), figures=(),
-                        summary=s.text, sentences=(s.index,),
-                    ))  # fmt: skip
+            if home is not None:
+                events += _named_events(s, usable, when, home, theme)
             # "At least 59 civilians were killed." after a sentence that placed the fighting:
             # the toll is that happening's.
             tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
@@ -652,14 +667,7 @@ def draft_events(
             place = capital[place.country]
         others = tuple(p for p in here if p is not place and p.name != place.name)
         # "won Monday's election": the vote is a happening of its own, on its own day.
-        for d, noun in _dated_nouns(s, usable):
-            if d is not when:
-                events.append(DraftEvent(
-                    sentence=s.index, date=d.date, end_date=d.end_date, date_basis="named",
-                    date_text=d.text, place=place, other_places=(),
-                    category=guess_category(noun, theme), actors=(), figures=(),
-                    summary=s.text, sentences=(s.index,),
-                ))  # fmt: skip
+        events += _named_events(s, usable, when, place, theme)
         events.append(
             DraftEvent(
                 sentence=s.index,
