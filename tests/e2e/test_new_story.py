@@ -22,10 +22,18 @@ def test_paste_save_and_open(server, page_for):
     expect(page.get_by_text("Draft events")).to_be_visible(timeout=120_000)
     page.wait_for_selector(APP_READY, timeout=60_000)
     expect(page.locator("mark").filter(has_text="Arsal").first).to_be_visible()
-    page.get_by_label("Story title").fill("Browser test story")
-    page.get_by_label("Story title").press("Enter")
+    # The preview map sends its first value once drawn, which reruns the page: typing into a
+    # widget while that run replaces it can lose the text, so wait for the map and that run.
+    expect(map_frame(page).locator(".leaflet-container")).to_be_visible(timeout=60_000)
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    title = page.get_by_label("Story title")
+    title.fill("Browser test story")
+    title.press("Enter")
+    expect(title).to_have_value("Browser test story")
     save = page.get_by_role("button", name="Save story")
-    expect(save).to_be_enabled(timeout=30_000)
+    # The title's rerun shows the last run's button until it ends: wait for the one that stays.
+    expect(save).to_have_count(1, timeout=120_000)
+    expect(save).to_be_enabled(timeout=60_000)
     save.click()
     saved = page.get_by_test_id("stAlert").filter(has_text="Open it from the story picker")
     expect(saved).to_contain_text("browser-test-story", timeout=60_000)
