@@ -841,7 +841,7 @@ def _chart_specs(
     domain = alt.Scale(domain=[str(s.start), str(s.end)])
     bars = None
     if not per_day.empty and per_day.to_numpy().sum() > 0:
-        # By family, in the map's colours: forty categories would need forty colours.
+        # By family, in the map's colours: thirty-nine categories would need as many colours.
         fams = families_of(per_day.columns)
         by_family = pd.DataFrame(
             {
