@@ -76,7 +76,7 @@ for _what, _forms in {
     "captives": "captive captives hostage hostages prisoner prisoners detainee detainees "
     "abductee abductees",
     "bodies": "body bodies corpse corpses remains",
-    "killed": "dead killed fatalities deaths",
+    "killed": "dead killed fatalities deaths lives",
     "wounded": "wounded injured hurt injuries",
     "missing": "missing",
     "arrested": "arrested detained arrests",
@@ -95,7 +95,7 @@ for _what, _forms in {
 # Nouns that name the count's kind themselves, whatever the verbs around them say.
 _NOUN_KIND: dict[str, str] = {}
 for _kind, _forms in {
-    "killed": "dead killed fatalities deaths body bodies corpse corpses remains",
+    "killed": "dead killed fatalities deaths body bodies corpse corpses remains lives",
     "injured": "wounded injured hurt injuries",
     "missing": "missing",
     "displaced": "refugees refugee displaced homeless",
@@ -183,7 +183,8 @@ _TOLL_TO = (
 )
 # A verb or toll just before a number gives its kind: "killing 12", "the death toll rose to".
 _BEFORE = re.compile(
-    r"\b(?:(?P<killed>kill(?:ed|ing|s)?|(?:the\s+)?bodies\s+of|claim(?:ed|ing)\s+the\s+lives\s+of"
+    r"\b(?:(?P<killed>kill(?:ed|ing|s)?|shot\s+dead|shooting\s+dead|gunn(?:ed|ing)\s+down"
+    r"|(?:the\s+)?bodies\s+of|claim(?:ed|ing)\s+the\s+lives\s+of"
     r"|(?:(?:(?:death|casualty)\s+)?toll|(?:death|casualty)\s+count)\b"
     + _TOLL_TO
     + r"|deaths\s+(?:from|in)\b"
@@ -193,7 +194,7 @@ _BEFORE = re.compile(
     r"|(?P<arrested>arrest(?:ed|ing|s)?|detain(?:ed|ing|s)?|round(?:ed|ing)\s+up|jail(?:ed|ing)"
     r"|captur(?:ed|ing)"
     r"|imprison(?:ed|ing))"
-    r"|(?P<evacuated>evacuat(?:ed|ing|es?)|rescu(?:ed|ing|es?)|relocat(?:ed|ing)"
+    r"|(?P<evacuated>evacuat(?:ed|ing|es?)|rescu(?:ed|ing|es?)|relocat(?:ed|ing)|pull(?:ed|ing)"
     r"|(?:pulled|brought|dug|pulling|bringing|digging)\s+out)"
     r"|(?P<displaced>displac(?:ed|ing|es?)|uproot(?:ed|ing|s)?"
     r"|(?:refugee|displacement|displaced|idp)\s+camps?\b[^.;:\n]{0,40}?\b(?:home\s+to|hosts?|"
@@ -210,7 +211,7 @@ _BEFORE_WINDOW = 80
 _BEFORE_STEMS = (
     "kill", "wound", "injur", "hurt", "arrest", "detain", "round", "jail", "impris", "evacu",
     "rescu", "reloc", "displac", "uproot", "destr", "damag", "flatten", "raz", "toll", "bodies",
-    "lives", "captur", "out",
+    "lives", "captur", "out", "dead", "down", "pull",
 )  # fmt: skip
 _BEFORE_ENDS = _set(
     "to at of reached reaches reach hit hits stood stands is was up past passed exceeded topped "
@@ -231,7 +232,8 @@ _AFTER = re.compile(
     r"|(?:taken|rushed|admitted|brought)\s+to\s+(?:a\s+|the\s+)?hospitals?"
     r"|(?:given|received|needed)\s+first\s+aid)"
     r"|(?P<missing>missing|swept\s+away|unaccounted\s+for|disappeared)"
-    r"|(?P<displaced>displaced|homeless|fled|flee(?:ing)?|uprooted|refugees"
+    r"|(?P<displaced>displaced|homeless|fled|flee(?:ing)?|(?:forced|made)\s+to\s+flee|uprooted"
+    r"|refugees"
     r"|(?:(?:forced|driven)\s+)?(?:out\s+)?(?:from|out\s+of)\s+their\s+homes|lost\s+their\s+homes"
     r"|sheltering|(?:living|staying|sleeping)\s+in\s+(?:\w+\s+)?(?:shelters|camps|tents))"
     r"|(?P<arrested>arrested|detained|taken\s+into\s+custody|rounded\s+up|jailed|imprisoned"

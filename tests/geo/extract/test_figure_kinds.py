@@ -321,3 +321,19 @@ def test_dates_excluded_from_a_range() -> None:
 def test_tolls_that_reach_and_people_taken_to_hospital(text, expected):
     found = find_figures(text, split_sentences(text))
     assert [(int(f.value), f.kind) for f in found] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Over 10,000 were forced to flee.", [(10_000, "displaced")]),
+        ("Rescuers pulled 14 survivors from the rubble.", [(14, "evacuated")]),
+        ("They pulled 12 bodies from the river.", [(12, "killed")]),
+        ("Security forces shot dead three protesters.", [(3, "killed")]),
+        ("Police gunned down two men.", [(2, "killed")]),
+        ("The clashes claimed 17 lives.", [(17, "killed")]),
+    ],
+)
+def test_more_ways_of_telling_a_toll(text, expected):
+    found = find_figures(text, split_sentences(text))
+    assert [(int(f.value), f.kind) for f in found] == expected
