@@ -26,7 +26,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     # Hazards: words no other kind of news uses.
     ("earthquake", r"\b(?:earthquakes?|quakes?|tremors?|aftershocks?|magnitude[\s-]+\d"
                    r"|seismic|epicent(?:re|er))\b"),
-    ("volcano", r"\b(?:volcan\w*|erupt(?:ed|ion|ions|ing|s)|lava|pyroclastic)\b"),
+    # "Fighting erupted" is no volcano: only the volcano's own words.
+    ("volcano", r"\b(?:volcan\w*|lava|pyroclastic|ash (?:clouds?|plumes?|columns?))\b"),
     ("landslide", r"\b(?:landslides?|mudslides?|landslips?|rockslides?|avalanches?)\b"),
     ("storm", r"\b(?:cyclones?|hurricanes?|typhoons?|tornado(?:e?s)?|tropical storms?"
               r"|storm surges?|(?:made|makes|making) landfall|storms?)\b"),
@@ -56,6 +57,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
+    # Going home is the happening, whatever truce allowed it.
+    ("return", r"\b(?:returnees|return(?:ed|ing|s)? (?:home|to their (?:homes|villages|towns)))\b"),
     ("ceasefire", r"\b(?:cease-?fire|truce|(?:halt|pause) (?:to|in) (?:the )?fighting"
                   r"|agreed to (?:a |an )?(?:pause|halt))\b"),
     ("agreement", r"\b(?:agreed|agreements?|accords?|(?:struck|reached|signed) (?:a |an |the )?"
@@ -79,7 +82,6 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless|uprooted"
                      r"|forced (?:from|out of) (?:their|his|her) homes|crossed (?:the border )?"
                      r"into|asylum)\b"),
-    ("return", r"\b(?:returnees|returned (?:home|to their (?:homes|villages)))\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
     ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|(?:seized|took|snatched|herded|carried"
                   r" off) (?:more than |at least |about |some |over )?(?:[\d,]+|dozens|scores"
@@ -100,7 +102,10 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
                 r"|liberat(?:ed|ing|ion))\b"),
-    ("attack", r"\b(?:massacre\w*|gunmen|opened fire|attack(?:ed|s)? (?:on )?(?:the )?"
+    ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
+               r"\b[^.;]{0,40}\bkill(?:ed|ing)\b[^.;]{0,30}\b(?:villagers|civilians"
+               r"|worshippers|residents|farmers|passengers|herders)"
+               r"|massacre\w*|gunmen|opened fire|attack(?:ed|s)? (?:on )?(?:the )?"
                r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
                r"|camp|bus|passengers|farmers|residents))\b"),
     ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),
