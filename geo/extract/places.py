@@ -89,6 +89,8 @@ _LOCATIVE = frozenset(
         "through", "within", "outside", "around", "at", "throughout",
     ]
 )  # fmt: skip
+# A type word's other level, tried when no division of its own level has the name.
+_OTHER_LEVEL = {"province": "district", "district": "province"}
 # "the city of X": words that make X a populated place.
 _SETTLEMENT_WORDS = frozenset({"city", "town", "village", "capital", "hamlet", "settlement"})
 # The most words of a division's name before its type word ("Rio Grande do Sul state").
@@ -801,9 +803,11 @@ class _Finder:
                 if self._is_blocked(tokens[i].start, word.end):
                     return None
                 found = self.gaz.lookup_division(self._words(i, j), word.text)
-                if not found and word.key == "region":
-                    # "the Evros region": news calls second-level units regions too.
-                    found = self.gaz.lookup_division(self._words(i, j), "district")
+                if not found and division_family(word.text) in _OTHER_LEVEL:
+                    # "the Evros region", "Taitung county": news names either level with
+                    # either word (a Greek regional unit, a Taiwanese first-level county).
+                    other = _OTHER_LEVEL[division_family(word.text)]
+                    found = self.gaz.lookup_division(self._words(i, j), other)
                 if found:
                     return _Match(i, j + 1, tokens[i].start, word.end,
                                   normalize(self._words(i, j)), found, "area")  # fmt: skip
