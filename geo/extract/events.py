@@ -122,6 +122,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
 _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEYWORDS)
+# A category's pattern by name (its last entry where it has two), for _keyword_at.
+_CATEGORY_PATTERN = dict(_CATEGORY_RES)
 _HAZARDS = frozenset(c.name for c in CATEGORY.values() if c.family == "disaster")
 # What a toll or a rescue is part of once the article is about a hazard or a vote.
 _FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling", "remains-found"})
@@ -367,7 +369,7 @@ def article_theme(sentences: list[Sentence]) -> str:
 def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -> int:
     """Where in the article the words that gave the category are; for words with none, the
     first place's."""
-    pattern = dict(_CATEGORY_RES).get(category)
+    pattern = _CATEGORY_PATTERN.get(category)
     m = pattern.search(sentence.text) if pattern is not None else None
     if m is not None:
         return sentence.start + m.start()
@@ -615,16 +617,8 @@ def draft_events(
                 events += _named_events(s, usable, when, home, theme)
             # "At least 59 civilians were killed." after a sentence that placed the fighting:
             # the toll is that happening's.
-            tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
-            if (
-                tolls
-                and events
-                and s.index - events[-1].sentence <= _CARRY_SENTENCES
-                and (when is None or not all_dates)
-            ):
-                last = events[-1]
-                events[-1] = replace(last, figures=(*last.figures, *tolls),
-                                     sentences=(*last.sentences, s.index))  # fmt: skip
+            if when is None or not all_dates:
+                _add_tolls(events, s.index, figures_by.get(s.index, []))
             continue
         if all_dates and not usable:
             continue  # dated only by a duration or a "since": background, not a happening
@@ -645,15 +639,12 @@ def draft_events(
             first, last, basis, date_text = published, published, "published", None
         else:
             continue
-        place = min(here, key=lambda p, s=s: _specificity(p, s, anchor))
-        if _specificity(place, s, anchor)[0] >= _ASIDE_TIER:
+        (tier, _), place = min(((_specificity(p, s, anchor), p) for p in here),
+                               key=lambda pair: pair[0])  # fmt: skip
+        if tier >= _ASIDE_TIER:
             # Only where it was said or a landmark to measure from ("1,300km southwest of
             # Beijing"): the sentence tells more of the happening just drafted.
-            tolls = [f for f in figures_by.get(s.index, []) if figure_kind(f) in _COLUMNS]
-            if tolls and events and s.index - events[-1].sentence <= _CARRY_SENTENCES:
-                last = events[-1]
-                events[-1] = replace(last, figures=(*last.figures, *tolls),
-                                     sentences=(*last.sentences, s.index))  # fmt: skip
+            _add_tolls(events, s.index, figures_by.get(s.index, []))
             continue
         if (
             dateline is not None and s.index < _LEAD_SENTENCES
@@ -694,6 +685,17 @@ def draft_events(
         for other in _listed_with(place, here, s):
             events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return merge_events(events)
+
+
+def _add_tolls(events: list[DraftEvent], sentence: int, figures: list[Figure]) -> None:
+    """The tolls of a sentence that places nothing of its own added to the happening drafted
+    just before it, if it is near enough to be the one the sentence tells more of."""
+    tolls = [f for f in figures if figure_kind(f) in _COLUMNS]
+    if tolls and events and sentence - events[-1].sentence <= _CARRY_SENTENCES:
+        last = events[-1]
+        events[-1] = replace(
+            last, figures=(*last.figures, *tolls), sentences=(*last.sentences, sentence)
+        )
 
 
 def _listed_with(place: PlaceMention, here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:

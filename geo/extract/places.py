@@ -79,9 +79,11 @@ ALTERNATE_PENALTY = 1.5
 _TOKEN = re.compile(r"[^\W_][\w’']*")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _QUOTES = frozenset("'’")
+# Little words inside place names, between capitalised ones ("Port-au-Prince", "Rio Grande do
+# Sul", "Santiago del Estero").
 _CONNECTORS = frozenset(
     {"of", "de", "du", "des", "la", "le", "les", "del", "upon", "on", "sur", "do", "da", "dos",
-     "das", "di", "au", "aux", "en", "sous", "am", "im"}
+     "das", "di", "au", "aux", "en", "sous", "am", "im", "el", "al", "van", "von", "y"}
 )  # fmt: skip
 _LOCATIVE = frozenset(
     [
@@ -95,9 +97,6 @@ _OTHER_LEVEL = {"province": "district", "district": "province"}
 _SETTLEMENT_WORDS = frozenset({"city", "town", "village", "capital", "hamlet", "settlement"})
 # The most words of a division's name before its type word ("Rio Grande do Sul state").
 _DIVISION_NAME_TOKENS = 4
-# Little words inside place names, between capitalised ones.
-_NAME_CONNECTORS = frozenset({"do", "da", "de", "del", "dos", "das", "di", "du", "des", "la",
-                              "le", "el", "al", "van", "von", "y"})  # fmt: skip
 # Words after a town's name that make it the district or province around it.
 _ADMIN_WORDS = frozenset({"region", "province", "district", "governorate", "oblast", "prefecture"})
 # Words for a first-level division: "Washington state", "the state of Washington" (in
@@ -811,11 +810,7 @@ class _Finder:
                 if found:
                     return _Match(i, j + 1, tokens[i].start, word.end,
                                   normalize(self._words(i, j)), found, "area")  # fmt: skip
-            inner = (
-                tokens[j + 1].key in _NAME_CONNECTORS and j + 2 < len(tokens)
-                and tokens[j + 1].joins_next and tokens[j + 2].cap
-            )  # fmt: skip
-            if not (tokens[j + 1].cap or inner):
+            if not self._name_goes_on(j):
                 break
             j += 1
         return None
@@ -827,16 +822,22 @@ class _Finder:
         """The last of up to four words joined to token ``i``: capitalised ones, and the
         little words inside names ("Rio Grande do Sul", "Santiago del Estero")."""
         tokens, j = self.tokens, i
-        while j + 1 < len(tokens) and j - i + 1 < _DIVISION_NAME_TOKENS and tokens[j].joins_next:
-            nxt = tokens[j + 1]
-            inner = (
-                nxt.key in _NAME_CONNECTORS and j + 2 < len(tokens) and nxt.joins_next
-                and tokens[j + 2].cap
-            )  # fmt: skip
-            if not (nxt.cap or inner):
-                break
+        while (
+            j + 1 < len(tokens) and j - i + 1 < _DIVISION_NAME_TOKENS and tokens[j].joins_next
+            and self._name_goes_on(j)
+        ):  # fmt: skip
             j += 1
         return j
+
+    def _name_goes_on(self, j: int) -> bool:
+        """Whether the word after token ``j`` is part of the same name: capitalised, or a
+        little word with a capitalised one after it."""
+        tokens = self.tokens
+        nxt = tokens[j + 1]
+        return nxt.cap or (
+            nxt.key in _CONNECTORS and j + 2 < len(tokens) and nxt.joins_next
+            and tokens[j + 2].cap
+        )  # fmt: skip
 
     def settlement(self, m: _Match) -> _Match:
         """ "the city of Herat", "the village of Kuriga": a populated place, not the province
