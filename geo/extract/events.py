@@ -122,8 +122,10 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
 _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEYWORDS)
-# A category's pattern by name (its last entry where it has two), for _keyword_at.
-_CATEGORY_PATTERN = dict(_CATEGORY_RES)
+# A category's patterns by name (evacuation and decision have two entries), for _keyword_at.
+_CATEGORY_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {}
+for _category, _pattern in _CATEGORY_RES:
+    _CATEGORY_PATTERNS[_category] = (*_CATEGORY_PATTERNS.get(_category, ()), _pattern)
 _HAZARDS = frozenset(c.name for c in CATEGORY.values() if c.family == "disaster")
 # What a toll or a rescue is part of once the article is about a hazard or a vote.
 _FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling", "remains-found"})
@@ -369,10 +371,12 @@ def article_theme(sentences: list[Sentence]) -> str:
 def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -> int:
     """Where in the article the words that gave the category are; for words with none, the
     first place's."""
-    pattern = _CATEGORY_PATTERN.get(category)
-    m = pattern.search(sentence.text) if pattern is not None else None
-    if m is not None:
-        return sentence.start + m.start()
+    found = [m.start() for pattern in _CATEGORY_PATTERNS.get(category, ())
+             if (m := pattern.search(sentence.text)) is not None]  # fmt: skip
+    if found:
+        # Any of the category's entries: "ordered to leave" is as much an evacuation's words as
+        # "airlifted" (only the last entry used to count).
+        return sentence.start + min(found)
     return min((p.start for p in places if p.start is not None), default=sentence.start)
 
 
