@@ -53,6 +53,7 @@ from geo.story.load import (
     story_words,
     unreadable,
 )
+from geo.story.load import source_names as cited_names
 from geo.story.pictures import PictureError, cached_svg
 from geo.story.storage import story_zip
 from geo.story.timeline import all_actors, chart_period, events_per_period, held_area_long
@@ -456,7 +457,7 @@ def _chapter_view() -> dict:
 
 
 def _source_name(source_id: str) -> str:
-    return source_names.get(source_id, source_id)
+    return cited_names(source_id, source_names)
 
 
 def _h(value) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -11,8 +12,10 @@ from pathlib import Path
 import pandas as pd
 from geopy.location import Location
 
+from geo.errors import DatelineError
 from geo.extract import Extraction
 from geo.geocoders.gazetteer import GazetteerPlace
+from geo.geometry import distance_km
 from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
 from geo.story.storage import StorageError, fs_reason, story_files
@@ -30,8 +33,19 @@ EVENT_TABLE = (
     "summary",
     *FIGURES,
     "confidence",
+    "confidence_note",
+    "source",  # "|"-joined source ids: a happening two reports give cites both
     "sentence",
 )
+# The source id of a draft's first report.
+FIRST_SOURCE = "article"
+# How far a point may be from the nearest gazetteer town (or another place of the draft) and
+# still take its country: a river or a stretch of sea near the story's towns, not open ocean.
+COUNTRY_REACH_KM = 150
+
+
+class DraftError(DatelineError, ValueError):
+    """An edit the draft cannot take (an empty name, a point off the globe)."""
 
 
 def _unique(base: str, taken: set[str], tried: dict[str, int] | None = None) -> str:
@@ -79,8 +93,11 @@ def article_name(m) -> tuple[str, str]:
     return written, ("" if written == m.name else m.name)
 
 
-def draft_places(ex: Extraction) -> pd.DataFrame:
-    """One row per place the article names, with its best match; ``keep`` ticks it for saving."""
+def draft_places(ex: Extraction, gazetteer=None) -> pd.DataFrame:
+    """One row per place the article names, with its best match; ``keep`` ticks it for saving.
+
+    A placed row the gazetteer gave no country (a river, a sea) takes one from where it lies
+    (``country_at``), so that the page's own draft always validates."""
     rows: dict[str, dict] = {}
     taken: set[str] = set()
     tried: dict[str, int] = {}
@@ -104,8 +121,43 @@ def draft_places(ex: Extraction) -> pd.DataFrame:
             "mentions": 1,
             "_key": key,
         }
-    df = pd.DataFrame(list(rows.values()), columns=[*PLACE_TABLE, "_key"])
-    return df.set_index("_key")
+    df = pd.DataFrame(list(rows.values()), columns=[*PLACE_TABLE, "_key"]).set_index("_key")
+    for key in df.index[(df["country"] == "") & df["lat"].notna()]:
+        df.loc[key, "country"] = country_at(df, df.at[key, "lat"], df.at[key, "lon"], gazetteer)
+        if not df.at[key, "country"]:
+            df.loc[key, "keep"] = False  # open sea: the editor decides
+    return df
+
+
+def country_at(places: pd.DataFrame, lat: float, lon: float, gazetteer=None) -> str:
+    """The country a point lies in, as far as can be told offline: the nearest gazetteer town
+    within COUNTRY_REACH_KM, else the nearest other place of the table; "" when neither."""
+    if gazetteer is not None:
+        near = gazetteer.nearest(float(lat), float(lon), max_km=COUNTRY_REACH_KM)
+        if near is not None and near.country:
+            return near.country
+    best, best_km = "", COUNTRY_REACH_KM
+    for other in places[places["lat"].notna() & (places["country"] != "")].itertuples():
+        km = distance_km((float(lat), float(lon)), (float(other.lat), float(other.lon)))
+        if km < best_km:
+            best, best_km = str(other.country).split("|")[0], km
+    return best
+
+
+def set_point(
+    places: pd.DataFrame, key: str, lat: float, lon: float, gazetteer=None
+) -> pd.DataFrame:
+    """The places table with row ``key`` pinned or moved to (lat, lon): kept, and its country
+    taken from where it now lies (a place dragged across a border changes country)."""
+    if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+        raise DraftError(f"({lat}, {lon}) is not a point on Earth.")
+    out = places.copy()
+    out.loc[key, ["lat", "lon"]] = [round(float(lat), 5), round(float(lon), 5)]
+    country = country_at(out.drop(index=key), lat, lon, gazetteer)
+    if country:
+        out.loc[key, "country"] = country
+    out.loc[key, "keep"] = bool(out.at[key, "country"])
+    return out
 
 
 def place_candidates(ex: Extraction) -> dict[str, list[GazetteerPlace]]:
@@ -163,9 +215,9 @@ def new_place(
     knows, "Baghuz"); raises ValueError for an empty name or a point off the globe."""
     name = " ".join(str(name).split())
     if not name:
-        raise ValueError("A new place needs a name.")
+        raise DraftError("A new place needs a name.")
     if not (-90 <= lat <= 90 and -180 <= lon <= 180):
-        raise ValueError(f"({lat}, {lon}) is not a point on Earth.")
+        raise DraftError(f"({lat}, {lon}) is not a point on Earth.")
     key = f"new:{slugify(name, 'place')}:{lat:.5f},{lon:.5f}"
     if key in places.index:
         return places
@@ -193,6 +245,7 @@ def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
         if key not in ids:
             continue
         counts = ev.counts()
+        disputed = ev.disputed()
         sentence = ex.sentences[ev.sentence].text.strip()
         rows.append(
             {
@@ -204,7 +257,9 @@ def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
                 "actors": "|".join(ev.actors),
                 "summary": sentence,
                 **{col: counts.get(col) for col in FIGURES},
-                "confidence": "reported",
+                "confidence": "disputed" if disputed else "reported",
+                "confidence_note": disputed_note(disputed),
+                "source": FIRST_SOURCE,
                 "sentence": sentence,
             }
         )
@@ -212,6 +267,14 @@ def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
     for col in FIGURES:
         df[col] = df[col].astype("Int64")
     return df
+
+
+def disputed_note(disputed: dict[str, list[int]]) -> str:
+    """A confidence note naming every figure a report gives where it gives several."""
+    return " ".join(
+        f"The report gives {column} as {' and '.join(f'{n:,}' for n in values)}."
+        for column, values in disputed.items()
+    )
 
 
 @dataclass(frozen=True)
@@ -232,20 +295,36 @@ def unrewritten(events: pd.DataFrame) -> int:
     return int((kept["summary"].str.strip() == kept["sentence"].str.strip()).sum())
 
 
-def story_from_draft(
-    meta: DraftMeta, places: pd.DataFrame, events: pd.DataFrame
-) -> tuple[str, dict[str, bytes], list[str]]:
-    """The story id, the files of the story folder, and notes on what was left out."""
-    notes: list[str] = []
+def kept_rows(places: pd.DataFrame, events: pd.DataFrame) -> tuple[list, list]:
+    """The index labels of the place rows and event rows a story is made of, in file order:
+    ``places.csv`` line n is ``kept_places[n - 2]`` (line 1 is the header), and so on."""
     # astype(bool): an empty object column would select columns, not rows (no events: a crash).
-    kept_places = places[places["keep"].astype(bool)].copy()
+    kept_places = places[places["keep"].fillna(False).astype(bool)]
+    ev = events[events["keep"].fillna(True).astype(bool)]
+    ev = ev[ev["place"].isin(set(kept_places["id"]))]
+    return list(kept_places.index), list(ev.index)
+
+
+def story_from_draft(
+    meta: DraftMeta,
+    places: pd.DataFrame,
+    events: pd.DataFrame,
+    sources: list[dict] | None = None,
+) -> tuple[str, dict[str, bytes], list[str]]:
+    """The story id, the files of the story folder, and notes on what was left out.
+
+    ``sources`` are the draft's reports ({id, publication, date, url}); by default the one
+    article ``meta`` describes, with id FIRST_SOURCE."""
+    notes: list[str] = []
+    place_rows, event_rows = kept_rows(places, events)
+    kept_places = places.loc[place_rows].copy()
     kept_ids = set(kept_places["id"])
-    ev = events[events["keep"].astype(bool)].copy()
-    orphans = ev[~ev["place"].isin(kept_ids)]
-    if len(orphans):
-        notes.append(f"{len(orphans)} event(s) left out: their place is not kept.")
-        ev = ev[ev["place"].isin(kept_ids)]
-    ev = ev.reset_index(drop=True)
+    all_kept = events[events["keep"].fillna(True).astype(bool)]
+    if len(all_kept) > len(event_rows):
+        notes.append(
+            f"{len(all_kept) - len(event_rows)} event(s) left out: their place is not kept."
+        )
+    ev = events.loc[event_rows].reset_index(drop=True)
     ev["date"] = pd.to_datetime(ev["date"])
     ev["end_date"] = pd.to_datetime(ev["end_date"])
     days = [meta.published, *ev["date"].dt.date, *ev["end_date"].dropna().dt.date]
@@ -253,20 +332,28 @@ def story_from_draft(
     dateline = meta.dateline_place if meta.dateline_place in kept_ids else None
     if dateline is None and len(kept_places):
         dateline = kept_places["id"].iloc[0]
-    source = {
-        "id": "article",
-        "publication": meta.publication or "Pasted article",
-        "date": meta.published,
-    }
-    if meta.url:
-        source["url"] = meta.url
+    if not sources:
+        sources = [{
+            "id": FIRST_SOURCE,
+            "publication": meta.publication or "Pasted article",
+            "date": meta.published,
+            "url": meta.url,
+        }]  # fmt: skip
+    toml_sources = []
+    for src in sources:
+        entry = {k: src[k] for k in ("id", "publication", "date") if src.get(k)}
+        entry.setdefault("publication", "Pasted article")
+        if src.get("url"):
+            entry["url"] = src["url"]
+        toml_sources.append(entry)
+    source_ids = [s["id"] for s in toml_sources]
     toml_meta = {
         "id": story_id,
         "title": meta.title,
         "summary": meta.summary or meta.title,
         "span": {"start": min(days), "end": max(days)},
         "dateline": {"place": dateline or "", "date": meta.published},
-        "sources": [source],
+        "sources": toml_sources,
     }
     if unrewritten(events):
         # Visible in the app until every summary is in the editor's own words.
@@ -279,10 +366,16 @@ def story_from_draft(
     ]
     ev["place_id"] = ev["place"]
     ev["actors"] = ev["actors"].fillna("").map(lambda s: [a for a in str(s).split("|") if a])
-    ev["source"] = "article"
+    # A row added by hand has no source: it is the first report's.
+    cited = ev["source"] if "source" in ev else pd.Series([""] * len(ev), dtype=object)
+    ev["source"] = [
+        "|".join(i for i in str(c or "").split("|") if i in source_ids) or source_ids[0]
+        for c in cited.fillna("")
+    ]
     ev["source_detail"] = ""
     ev["confidence"] = ev["confidence"].where(ev["confidence"].isin(CONFIDENCE), "reported")
-    ev["confidence_note"] = ""
+    note = ev["confidence_note"] if "confidence_note" in ev else pd.Series([""] * len(ev))
+    ev["confidence_note"] = note.fillna("").astype(str)
     pl = kept_places.reset_index(drop=True)
     column = pl["aliases"] if "aliases" in pl else pd.Series([""] * len(pl))
     pl["aliases"] = [
@@ -292,6 +385,45 @@ def story_from_draft(
     pl["geonames_id"] = pd.NA
     pl["coord_source"] = "Dateline gazetteer match, reviewed by the editor"
     return story_id, story_files(toml_meta, pl, ev), notes
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    """A problem of the draft, tied back to the editor's row: ``table`` is "places", "events"
+    or "" (the story as a whole), ``row`` the table's index label (None for the whole)."""
+
+    table: str
+    row: object
+    label: str  # the place's name or the event's date and category, to name it by
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.label}: {self.message}" if self.label else self.message
+
+
+_LINE = re.compile(r"line (\d+)$")
+
+
+def locate_problems(problems, places: pd.DataFrame, events: pd.DataFrame) -> list[RowProblem]:
+    """Each ``Problem`` of the built story as a RowProblem naming the editor's row."""
+    place_rows, event_rows = kept_rows(places, events)
+    out = []
+    for p in problems:
+        m = _LINE.search(p.where or "")
+        line = int(m.group(1)) - 2 if m else -1
+        if p.file == "places.csv" and 0 <= line < len(place_rows):
+            row = place_rows[line]
+            out.append(RowProblem("places", row, str(places.at[row, "name"]), p.message))
+        elif p.file == "events.csv" and 0 <= line < len(event_rows):
+            row = event_rows[line]
+            day = pd.Timestamp(events.at[row, "date"]) if pd.notna(events.at[row, "date"]) else None
+            label = f"{day:%-d %b %Y} " if day is not None else ""
+            out.append(
+                RowProblem("events", row, label + str(events.at[row, "category"]), p.message)
+            )
+        else:
+            out.append(RowProblem("", None, "", str(p)))
+    return out
 
 
 def preview(files: dict[str, bytes]) -> Story:

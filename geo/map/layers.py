@@ -52,7 +52,7 @@ from geo.map.style import (
 
 # Every value that reaches map HTML goes through this one escape (None, numbers and text alike).
 from geo.names import html_text as escape
-from geo.story.load import FIGURES, Story, story_words
+from geo.story.load import FIGURES, Story, source_names, story_words
 from geo.story.timeline import (
     convoy_current,
     convoy_distance_km,
@@ -102,7 +102,7 @@ def figures_text(row) -> str:
 def _event_html(ev, sources: dict[str, str]) -> str:
     colour = CATEGORY_COLOURS.get(ev["category"], "#666")
     figs = figures_text(ev)
-    src = sources.get(ev["source"], ev["source"])
+    src = source_names(ev["source"], sources)
     if ev.get("source_detail"):
         src = f"{src}, {ev['source_detail']}"
     conf = ev["confidence"]

@@ -34,7 +34,10 @@ def _texts(story: Story) -> dict:
     }
     by_place: dict[str, list[dict]] = {}
     for ev in story.events.to_dict("records"):
-        src = sources.get(ev["source"], {"name": ev["source"], "url": ""})
+        # A happening two reports give cites both; the link goes to the first.
+        cited = [i for i in str(ev["source"]).split("|") if i] or [ev["source"]]
+        first = sources.get(cited[0], {"name": cited[0], "url": ""})
+        src = {"name": "; ".join(_name(sources, i) for i in cited), "url": first["url"]}
         end = ev["date"] if pd.isna(ev["end_date"]) else ev["end_date"]
         conf = ev["confidence"] + (f": {ev['confidence_note']}" if ev["confidence_note"] else "")
         by_place.setdefault(ev["place_id"], []).append(

@@ -10,7 +10,7 @@ import pandas as pd
 
 from geo import vocabulary
 from geo.names import one_line, spreadsheet_cell
-from geo.story.load import EVENT_COLUMNS, FIGURES
+from geo.story.load import EVENT_COLUMNS, FIGURES, source_names
 
 
 def _story_format(events: pd.DataFrame) -> pd.DataFrame:
@@ -41,7 +41,7 @@ def events_spreadsheet(events: pd.DataFrame, sources: dict[str, str] | None = No
     table.insert(at, "place_name", events["place_name"].to_numpy())
     table.insert(at + 1, "lat", pd.to_numeric(events["lat"]).to_numpy())
     table.insert(at + 2, "lon", pd.to_numeric(events["lon"]).to_numpy())
-    publication = events["source"].map(lambda s: (sources or {}).get(s, s))
+    publication = events["source"].map(lambda s: source_names(s, sources or {}))
     table.insert(table.columns.get_loc("source") + 1, "publication", publication.to_numpy())
     for col in table.columns:
         if not pd.api.types.is_numeric_dtype(table[col]):
@@ -264,7 +264,7 @@ def events_acled_csv(
                 ],
                 dtype="Int64",
             ),
-            "source": ev["source"].map(lambda s: (sources or {}).get(s, s)),
+            "source": ev["source"].map(lambda s: source_names(s, sources or {})),
             "notes": [
                 _notes(*row)
                 for row in zip(

@@ -416,9 +416,17 @@ def _enum(df: pd.DataFrame, col: str, allowed: tuple[str, ...], chk: _Checker) -
     chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not one of {', '.join(allowed)}")
 
 
-def _refs(df, col: str, known: set[str], what: str, chk: _Checker) -> None:
-    bad = (df[col] != "") & ~df[col].isin(known)
+def _refs(df, col: str, known: set[str], what: str, chk: _Checker, many: bool = False) -> None:
+    if many:  # "reuters|ap": every id must be known
+        bad = df[col].map(lambda v: bool(v) and not set(v.split("|")) <= known)
+    else:
+        bad = (df[col] != "") & ~df[col].isin(known)
     chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not a known {what}")
+
+
+def source_names(value: str, names: dict[str, str]) -> str:
+    """The publications an event's ``source`` cell cites ("reuters|ap": "Reuters; AP")."""
+    return "; ".join(names.get(i, i) for i in str(value).split("|") if i) or str(value)
 
 
 def _row_checks(df, required: set[str], place_ids: set[str], source_ids: set[str], chk) -> None:
@@ -426,7 +434,8 @@ def _row_checks(df, required: set[str], place_ids: set[str], source_ids: set[str
     _required(df, sorted(required), chk)
     _slug_ids(df, chk)
     _refs(df, "place_id", place_ids, "place (places.csv id)", chk)
-    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk)
+    # A happening two reports give cites both.
+    _refs(df, "source", source_ids, "source (story.toml [[sources]] id)", chk, many=True)
 
 
 def _split_list(s: pd.Series) -> pd.Series:
