@@ -1,32 +1,52 @@
-"""New story from an article: extract, review and correct, preview on the map, save."""
+"""New story from an article: extract, review and correct on the map, add reports, save."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import date
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
 
+from geo.errors import DatelineError
 from geo.extract import extract
+from geo.extract.combine import add_report
 from geo.extract.draft import (
+    FIRST_SOURCE,
+    DraftError,
     DraftMeta,
-    add_place,
+    add_found,
     draft_events,
     draft_places,
+    locate_problems,
+    merge_events,
     new_place,
     place_candidates,
     preview,
+    set_point,
     story_from_draft,
+    unplaced_place,
     unrewritten,
-    use_candidate,
 )
 from geo.geocoders.chain import GeocoderChain
-from geo.geocoders.gazetteer import Gazetteer
+from geo.geocoders.gazetteer import Gazetteer, default_cache_dir
 from geo.geocoders.offline import OfflineGazetteerGeocoder
 from geo.map.assets import install_static
-from geo.map.layers import base_map, story_layers
-from geo.names import html_text, literal
+from geo.map.editor import editor_layers, editor_map, editor_state
+from geo.map.layers import browser_layers
+from geo.map.payload import story_payload
+from geo.names import clip, html_text, literal
+from geo.story.drafts import (
+    load_draft,
+    new_draft_id,
+    save_draft,
+    tables_from_json,
+    tables_to_json,
+    valid_draft_id,
+)
 from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
 from geo.story.load import (
     CATEGORIES,
@@ -51,6 +71,10 @@ from geo.story.storage import (
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BYTES = 1_000_000
 FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
+DRAFTS = default_cache_dir() / "drafts"
+MAX_SEARCH = 8
+MAX_UNPLACED_SHOWN = 12
+MAX_PASSED_SHOWN = 20
 
 st.set_page_config(page_title="New story · Dateline", layout="wide")
 with st.sidebar:
@@ -60,12 +84,13 @@ with st.sidebar:
 st.markdown("### New story from an article")
 st.caption(
     "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
-    "and correct them, and the story is saved to your stories folder "
-    f"({literal(user_stories_dir())})."
+    "and correct them on the map, and the story is saved to your stories folder "
+    f"({literal(user_stories_dir())}). Your draft is kept as you work: reload the page or "
+    "come back later with the same address."
 )
 
 
-@st.cache_resource(show_spinner="Building the place index (first time only, about 20 s)…")
+@st.cache_resource(show_spinner="Loading the place index…")
 def _gazetteer() -> Gazetteer:
     # The bundled story's places teach the gazetteer regional names GeoNames lacks.
     places = None
@@ -88,6 +113,7 @@ def _static_ready() -> None:
 
 
 _static_ready()
+ss = st.session_state
 
 
 def read_upload(upload) -> tuple[str | None, str | None, str | None]:
@@ -107,26 +133,37 @@ def read_upload(upload) -> tuple[str | None, str | None, str | None]:
 
 
 def highlighted(ex) -> str:
-    """The article as HTML with places, dates and figures marked; all text escaped."""
+    """The article as HTML with places, dates and figures marked, and the names the machine
+    passed over underlined quietly; all text escaped."""
     marks = []
     for p in ex.places:
         if p.span:
-            marks.append((p.start, p.end, "#cfe3ff", f"place: {p.name}"))
-    marks += [(d.start, d.end, "#d5f5d5", f"date: {d.date}") for d in ex.dates]
-    marks += [(f.start, f.end, "#ffe2b8", f"figure: {f.what}") for f in ex.figures]
+            marks.append((p.start, p.end, "background:#cfe3ff", f"place: {p.name}"))
+    marks += [(d.start, d.end, "background:#d5f5d5", f"date: {d.date}") for d in ex.dates]
+    marks += [(f.start, f.end, "background:#ffe2b8", f"figure: {f.what}") for f in ex.figures]
+    marks += [
+        (n.start, n.end, "background:none;border-bottom:2px dotted #8a6d3b",
+         "passed over: not placed (add it below)")
+        for n in passed_over(ex)
+    ]  # fmt: skip
     marks.sort()
     out, pos = [], 0
-    for start, end, colour, title in marks:
+    for start, end, style, title in marks:
         if start < pos:
             continue  # overlapping marks: keep the first
         out.append(literal(ex.text[pos:start], html=True))
         out.append(
-            f'<mark title="{html_text(title)}" style="background:{colour};padding:0 2px">'
+            f'<mark title="{html_text(title)}" style="{style};padding:0 2px">'
             f"{literal(ex.text[start:end], html=True)}</mark>"
         )
         pos = end
     out.append(literal(ex.text[pos:], html=True))
     return f'<div style="line-height:1.6">{"".join(out)}</div>'
+
+
+def passed_over(ex) -> list:
+    """Names the extractor looked at and did not place (none from an older extractor)."""
+    return list(getattr(ex, "passed_over", ()) or ())
 
 
 def latest_full_date(ex) -> date | None:
@@ -139,13 +176,165 @@ def latest_full_date(ex) -> date | None:
     return max(full, default=None)
 
 
-# --- 1. the article ----------------------------------------------------------------------------
+def read_report(text: str, fmt: str | None, published, dateline: str | None):
+    """(extraction, publication date) of one report; the date from the text when not given."""
+    gazetteer = _gazetteer()
+    if published is None:
+        # Relative dates ("on Monday") need an anchor: take the report's own latest full date.
+        first = extract(text, date.today(), gazetteer=gazetteer, fmt=fmt)
+        published = latest_full_date(first) or date.today()
+        st.info(f"Publication date taken as {published:%-d %B %Y}: set it above if wrong.")
+    ex = extract(text, published, dateline=dateline or None, gazetteer=gazetteer, fmt=fmt)
+    return ex, published
+
+
+def first_line(text: str) -> str:
+    """A first guess at the title: the report's first line, if it reads like a headline."""
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return clip(line.lstrip("#").strip(), 90) if len(line) <= 140 else ""
+
+
+def candidate_label(c) -> str:
+    pop = f", pop. {c.population:,}" if c.population else ""
+    return f"{c.name}, {c.country or '?'} · {c.kind}{pop} ({c.lat:.3f}, {c.lon:.3f})"
+
+
+def search_places(name: str) -> tuple[list[dict], list[str]]:
+    """Candidates for ``name`` from the offline gazetteer (and the online geocoder when it is
+    switched on), best first, with warnings to show."""
+    found = [
+        {"name": c.name, "lat": c.lat, "lon": c.lon, "country": c.country or "",
+         "kind": c.kind, "radius_m": int(c.radius_m), "id": c.id, "population": c.population,
+         "label": candidate_label(c)}
+        for c in _gazetteer().lookup(name)[:MAX_SEARCH]
+    ]  # fmt: skip
+    warnings: list[str] = []
+    if not found and _chain().online_enabled:
+        result = _chain().geocode(name)
+        warnings += list(result.warnings)
+        for loc in [result.location, *result.alternatives][:MAX_SEARCH]:
+            if loc is None:
+                continue
+            raw = loc.raw or {}
+            found.append(
+                {"name": str(raw.get("name") or loc.address.split(",")[0]),
+                 "lat": loc.latitude, "lon": loc.longitude,
+                 "country": str(raw.get("country") or ""), "kind": str(raw.get("kind") or "town"),
+                 "radius_m": int(raw.get("radius_m") or 5000), "id": str(raw.get("id") or ""),
+                 "population": None, "label": clip(loc.address, 80)}
+            )  # fmt: skip
+    return found, warnings
+
+
+def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
+    """Start a draft from one report: tables, sources, a fresh id in the address."""
+    places = draft_places(ex, _gazetteer())
+    ss.update(
+        draft_id=new_draft_id(),
+        draft_article={"text": text, "fmt": fmt, "dateline": dateline_in or ""},
+        published_on=published,
+        ex=ex,
+        places=places,
+        events=draft_events(ex, places),
+        candidates=place_candidates(ex),
+        sources=[
+            {
+                "id": FIRST_SOURCE,
+                "publication": publication or "Pasted article",
+                "date": published,
+                "url": url,
+            }
+        ],
+        editor_version=ss.get("editor_version", 0) + 1,
+        search=[],
+        pin_target=None,
+        saved=None,
+        story_title=ss.get("story_title") or first_line(text),
+    )
+    st.query_params["draft"] = ss.draft_id
+
+
+def restore_draft(draft_id: str) -> bool:
+    """Bring back a kept draft (after a reload or a restart); False when there is none."""
+    kept = load_draft(DRAFTS, draft_id)
+    if not kept:
+        return False
+    try:
+        art = kept["article"]
+        published = date.fromisoformat(kept["published"])
+        places, events = tables_from_json(kept["tables"])
+        sources = [{**s, "date": date.fromisoformat(s["date"])} for s in kept["sources"]]
+        ex = extract(art["text"], published, dateline=art.get("dateline") or None,
+                     gazetteer=_gazetteer(), fmt=art.get("fmt"))  # fmt: skip
+    except (KeyError, TypeError, ValueError, DatelineError):
+        return False  # a draft from another version of the page: start afresh
+    ss.update(
+        draft_id=draft_id,
+        draft_article=art,
+        published_on=published,
+        ex=ex,
+        places=places,
+        events=events,
+        candidates=place_candidates(ex),
+        sources=sources,
+        editor_version=ss.get("editor_version", 0) + 1,
+        search=[],
+        pin_target=None,
+        saved=kept.get("saved"),
+        story_title=kept.get("title", ""),
+        story_summary=kept.get("summary", ""),
+    )
+    return True
+
+
+def keep_draft(places: pd.DataFrame, events: pd.DataFrame, title: str, summary: str) -> None:
+    """Write the draft to the drafts folder when it changed (atomically: see geo.story.drafts)."""
+    doc = {
+        "article": ss.draft_article,
+        "published": ss.published_on.isoformat(),
+        "sources": [{**s, "date": s["date"].isoformat()} for s in ss.sources],
+        "tables": tables_to_json(places, events),
+        "title": title,
+        "summary": summary,
+        "saved": ss.get("saved"),
+    }
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+    if digest == ss.get("kept_digest"):
+        return
+    try:
+        save_draft(DRAFTS, ss.draft_id, doc)
+    except (OSError, DatelineError) as exc:
+        st.warning(literal(f"The draft could not be kept on this server: {exc}"))
+        return
+    ss.kept_digest = digest
+
+
+def changed(places: pd.DataFrame, events: pd.DataFrame, **extra) -> None:
+    """Replace the tables (keeping the editor's unsaved edits they were made from) and rerun."""
+    ss.places = places
+    ss.events = events
+    ss.update(extra)
+    ss.editor_version += 1
+    st.rerun()
+
+
+# --- 0. a kept draft comes back ------------------------------------------------------------------
+wanted = st.query_params.get("draft")
+if (
+    wanted
+    and ss.get("draft_id") != wanted
+    and not (valid_draft_id(wanted) and restore_draft(wanted))
+):
+    st.warning("That draft is not on this server any more: start a new one below.")
+    del st.query_params["draft"]
+
+# --- 1. the article ------------------------------------------------------------------------------
 with st.form("article"):
     text_in = st.text_area("Article text", height=200, max_chars=MAX_BYTES, key="article_text")
     upload = st.file_uploader(
         "…or upload a file (.txt, .md, .html; at most 1 MB)", type=["txt", "md", "html", "htm"]
     )
-    c1, c2, c3 = st.columns(3)
+    c1, c2, c3, c4 = st.columns(4)
     published_in = c1.date_input(
         "Published on (empty: the latest full date in the text)",
         value=None,
@@ -156,6 +345,7 @@ with st.form("article"):
     publication = c3.text_input(
         "Publication", value="", key="publication", placeholder="e.g. Reuters"
     )
+    url_in = c4.text_input("Address (URL)", key="url_in", placeholder="https://…")
     go = st.form_submit_button("Find places, dates and figures", type="primary")
 
 if go:
@@ -168,54 +358,50 @@ if go:
         st.error("Paste an article or upload a file first.")
     else:
         progress = st.progress(0, text="Loading the place index…")
-        gazetteer = _gazetteer()
+        _gazetteer()
         progress.progress(40, text="Reading the article…")
-        published = published_in
-        if published is None:
-            # Relative dates ("on Monday") need an anchor: take the report's own latest full date.
-            first = extract(text, date.today(), gazetteer=gazetteer, fmt=fmt)
-            published = latest_full_date(first) or date.today()
-            st.info(f"Publication date taken as {published:%-d %B %Y}: set it above if wrong.")
-        ex = extract(text, published, dateline=dateline_in or None, gazetteer=gazetteer, fmt=fmt)
-        progress.progress(80, text="Placing the places…")
-        places = draft_places(ex)
-        st.session_state.update(
-            published_on=published,
-            ex=ex,
-            places=places,
-            events=draft_events(ex, places),
-            candidates=place_candidates(ex),
-            editor_version=st.session_state.get("editor_version", 0) + 1,
-            saved=None,
-        )
-        progress.progress(100, text=f"Found {len(places)} places and {len(ex.events)} events.")
+        ex, published = read_report(text, fmt, published_in, dateline_in)
+        new_draft(text, fmt, ex, published, publication.strip(), url_in.strip(), dateline_in)
+        progress.progress(100, text=f"Found {len(ss.places)} places and {len(ex.events)} events.")
 
-ex = st.session_state.get("ex")
+ex = ss.get("ex")
 if ex is None:
     st.info(
-        "Results appear here: the article with places, dates and figures highlighted, "
-        "tables to correct, and a map preview."
+        "Results appear here: the article with places, dates and figures highlighted, a map "
+        "to fix places on, tables to correct, and Save."
     )
 else:
-    version = st.session_state.editor_version
+    version = ss.editor_version
     st.markdown("##### The article")
-    st.caption("Blue: places · green: dates · orange: figures")
-    with st.container(height=340):
+    st.caption(
+        "Blue: places · green: dates · orange: figures · dotted: names passed over (not placed)"
+    )
+    with st.container(height=300):
         st.markdown(highlighted(ex), unsafe_allow_html=True)
+    missed = list(dict.fromkeys(n.text for n in passed_over(ex)))[:MAX_PASSED_SHOWN]
 
-    # --- 2. places ---------------------------------------------------------------------------
+    # The map and its tools come first on the page, but are drawn after the tables (below) so
+    # that they show the editor's latest edits.
+    map_area = st.container()
+    problems_area = st.container()
+
+    # --- 2. places -------------------------------------------------------------------------------
     st.markdown("##### Places")
     st.caption(
-        "Untick what is not a place; fix names, kinds and coordinates by typing, by "
-        "choosing another match, or by clicking the map below."
+        "Untick what is not a place; fix names, kinds, coordinates and radii by typing, or on "
+        "the map above. A place with no point waits to be pinned."
     )
+    place_problems = ss.get("row_problems", {}).get("places", {})
+    shown_places = ss.places.copy()
+    shown_places.insert(0, "problem", [place_problems.get(k, "") for k in shown_places.index])
     places = st.data_editor(
-        st.session_state.places,
+        shown_places,
         key=f"places_editor_{version}",
         hide_index=True,
         num_rows="fixed",
         width="stretch",
         column_config={
+            "problem": st.column_config.TextColumn("⚠ problem", disabled=True),
             "keep": st.column_config.CheckboxColumn("keep"),
             "id": st.column_config.TextColumn("id", disabled=True),
             "kind": st.column_config.SelectboxColumn("kind", options=list(PLACE_KINDS)),
@@ -226,192 +412,352 @@ else:
             "radius_m": st.column_config.NumberColumn("radius (m)", min_value=0, step=100),
             "mentions": st.column_config.NumberColumn("mentions", disabled=True),
         },
-    )
-    # --- 3. events ---------------------------------------------------------------------------
+        column_order=None if place_problems else [c for c in shown_places if c != "problem"],
+    ).drop(columns="problem")
+
+    # --- 3. events -------------------------------------------------------------------------------
     st.markdown("##### Draft events")
     st.caption(
-        "Each summary starts as the article's own sentence: rewrite it in your words "
-        "before publishing."
+        "Each summary starts as the article's own sentence: rewrite it in your words before "
+        "publishing. Add a row at the bottom, delete with the row's checkbox and the bin."
     )
+    event_problems = ss.get("row_problems", {}).get("events", {})
+    shown_events = ss.events.copy()
+    shown_events.insert(0, "problem", [event_problems.get(k, "") for k in shown_events.index])
+    place_ids = list(places["id"])
     events = st.data_editor(
-        st.session_state.events,
+        shown_events,
         key=f"events_editor_{version}",
         hide_index=True,
         num_rows="dynamic",
         width="stretch",
         column_config={
+            "problem": st.column_config.TextColumn("⚠ problem", disabled=True),
             "keep": st.column_config.CheckboxColumn("keep", default=True),
             "date": st.column_config.DateColumn("date", format="YYYY-MM-DD"),
             "end_date": st.column_config.DateColumn("end date", format="YYYY-MM-DD"),
-            "place": st.column_config.SelectboxColumn("place", options=list(places["id"])),
+            "place": st.column_config.SelectboxColumn("place", options=place_ids),
             "category": st.column_config.SelectboxColumn("category", options=list(CATEGORIES)),
             "summary": st.column_config.TextColumn("summary", width="large"),
             "confidence": st.column_config.SelectboxColumn("confidence", options=list(CONFIDENCE)),
+            "source": st.column_config.TextColumn("source", disabled=True),
             "sentence": None,  # hidden: kept to tell rewritten summaries from copies
         },
-    )
+        column_order=None if event_problems else [c for c in shown_events if c != "problem"],
+    ).drop(columns="problem")
+    events["keep"] = events["keep"].fillna(True)
+    events["source"] = events["source"].fillna(FIRST_SOURCE)
+    events["confidence"] = events["confidence"].fillna("reported")
 
-    # Place fixes come after the events table so that its unsaved edits are kept.
-    with st.expander("Add a place the machine missed"):
-        missing = st.text_input(
-            "Place name",
-            key="add_place_name",
-            placeholder="e.g. Jusiyah, or a village the text names",
-        )
-        if st.button("Look it up") and missing.strip():
-            found = _chain().geocode(missing.strip())
-            for warning in found.warnings:
-                st.warning(literal(warning))
-            if found.location is None:
-                st.error(
-                    f"{literal(repr(missing))} is not in the offline gazetteer"
-                    + (
-                        ""
-                        if _chain().online_enabled
-                        else " (an online geocoder can be turned on: see the README)"
-                    )
-                    + ". Click its spot on the preview map below to add it as a new place."
-                )
-            else:
-                st.session_state.places = add_place(places, found.location)
-                st.session_state.events = events
-                st.session_state.editor_version += 1
-                st.rerun()
-    with st.expander("Change a place's match"):
-        names = {k: f"{r['name']} ({r['id']})" for k, r in places.iterrows()}
-        key = st.selectbox("Place", list(names), format_func=names.get, key="match_place")
-        cands = st.session_state.candidates.get(key, [])
-        if not cands:
-            st.caption("No other candidates in the gazetteer.")
-        else:
-            idx = st.selectbox(
-                "Other matches",
-                range(len(cands)),
-                format_func=lambda i: (
-                    f"{cands[i].name}, {cands[i].country} "
-                    f"({cands[i].lat:.3f}, {cands[i].lon:.3f}"
-                    + (f", pop. {cands[i].population:,}" if cands[i].population else "")
-                    + ")"
-                ),
-                key="match_cand",
+    if len(events) > 1:
+        with st.container(border=True):
+            labels = {
+                i: f"{r['date']} · {r['category']} · {r['place']}" for i, r in events.iterrows()
+            }
+            join = st.multiselect(
+                "Merge events that are one happening",
+                list(labels),
+                format_func=labels.get,
+                key=f"merge_{version}",
+                placeholder="Choose two or more rows",
             )
-            if st.button("Use this match"):
-                st.session_state.places = use_candidate(places, key, cands[idx])
-                st.session_state.events = events
-                st.session_state.editor_version += 1
-                st.rerun()
+            if st.button("Merge them", disabled=len(join) < 2):
+                changed(places, merge_events(events, join))
 
-    # --- 4. preview and save -----------------------------------------------------------------
+    # --- 4. the map, the places to pin, the place search ----------------------------------------
+    with map_area:
+        st.markdown("##### Map")
+        map_col, tool_col = st.columns([3, 2], gap="medium")
+        unplaced = places[places["lat"].isna() | places["lon"].isna()]
+        target = ss.get("pin_target")
+        if target is not None and target not in places.index:
+            target = ss.pin_target = None
+        with tool_col:
+            if target is not None:
+                st.info(
+                    f"Click the map where {literal(places.at[target, 'name'])} is, or drag its "
+                    "red square."
+                )
+                r1, r2 = st.columns(2)
+                radius = r1.number_input(
+                    "radius (m)",
+                    min_value=0,
+                    step=500,
+                    value=int(places.at[target, "radius_m"] or 0),
+                    key=f"radius_{target}_{version}",
+                )
+                if radius != int(places.at[target, "radius_m"] or 0):
+                    moved = places.copy()
+                    moved.loc[target, "radius_m"] = int(radius)
+                    changed(moved, events)
+                if r2.button("Done", key="pin_done"):
+                    changed(places, events, pin_target=None)
+            if len(unplaced):
+                st.markdown(f"**Places to pin** ({len(unplaced)})")
+                for key, row in unplaced.head(MAX_UNPLACED_SHOWN).iterrows():
+                    a, b = st.columns([3, 2])
+                    within = f" (in {row['country']})" if row["country"] else ""
+                    a.write(literal(f"{row['name']}{within}"))
+                    if b.button("Pin on the map", key=f"pin_{row['id']}"):
+                        changed(places, events, pin_target=key)
+                if len(unplaced) > MAX_UNPLACED_SHOWN:
+                    st.caption(f"and {len(unplaced) - MAX_UNPLACED_SHOWN} more in the table")
+            else:
+                st.caption("Every place has a point. Drag a square to move a place.")
+
+            # Place search: its results stay until the next search.
+            with st.form("place_search", border=True):
+                s1, s2 = st.columns([3, 1], vertical_alignment="bottom")
+                query = s1.text_input("Find a place", key="search_name", placeholder="e.g. Bashiqa")
+                looked = s2.form_submit_button("Search")
+            if looked and query.strip():
+                found, warnings = search_places(query.strip()[:200])
+                ss.search, ss.search_for = found, query.strip()[:200]
+                ss.search_token = f"{query}-{len(found)}-{version}"
+                for warning in warnings:
+                    st.warning(literal(warning))
+            results = ss.get("search") or []
+            if ss.get("search_for") and not results:
+                st.caption(
+                    f"Nothing called {literal(repr(ss.search_for))} in the offline gazetteer"
+                    + ("" if _chain().online_enabled else " (the online geocoder is off)")
+                    + ": add it as a place to pin, below."
+                )
+            if results:
+                pick = st.radio(
+                    "Candidates (numbered on the map)",
+                    range(len(results)),
+                    format_func=lambda i: f"{i + 1}. {results[i]['label']}",
+                    key=f"cand_pick_{ss.get('search_token')}",
+                    index=ss.get("cand_clicked") if ss.get("cand_clicked") is not None else 0,
+                )
+                rows = {"": "a new place", **{k: r["name"] for k, r in places.iterrows()}}
+                found_name = ss.search_for.lower()
+                same = next((k for k, r in places.iterrows()
+                             if str(r["name"]).lower() == found_name), "")  # fmt: skip
+                for_row = st.selectbox(
+                    "Use it for",
+                    list(rows),
+                    index=list(rows).index(same),
+                    format_func=rows.get,
+                    key=f"use_for_{ss.get('search_token')}",
+                )
+                if st.button("Use this", type="primary"):
+                    c = results[pick]
+                    if for_row:
+                        out = places.copy()
+                        out.loc[for_row, ["lat", "lon", "radius_m"]] = [
+                            round(c["lat"], 5), round(c["lon"], 5), int(c["radius_m"])
+                        ]  # fmt: skip
+                        out.loc[for_row, "keep"] = True
+                        if c["country"]:
+                            out.loc[for_row, "country"] = c["country"]
+                        else:
+                            out = set_point(out, for_row, c["lat"], c["lon"], _gazetteer())
+                    else:
+                        out = add_found(places, c)
+                    changed(out, events, search=[], search_for="", cand_clicked=None)
+            if ss.get("search_for") and st.button(
+                f"Add {literal(clip(ss.search_for, 40))} as a place to pin"
+            ):
+                out, key = unplaced_place(places, ss.search_for)
+                changed(out, events, search=[], search_for="", pin_target=key)
+            if missed:
+                st.markdown("**Names passed over** (dotted in the article)")
+                name = st.selectbox("Name", missed, key=f"missed_{version}")
+                if st.button("Add as a place", key="add_missed"):
+                    found, _ = search_places(name)
+                    if found:
+                        ss.search, ss.search_for = found, name
+                        ss.search_token = f"{name}-{len(found)}-{version}"
+                        st.rerun()
+                    out, key = unplaced_place(places, name)
+                    changed(out, events, pin_target=key)
+
+        with map_col:
+            _, files, _notes = story_from_draft(
+                DraftMeta("Preview", "", ss.published_on, ""), places, events, ss.sources
+            )
+            groups = []
+            try:
+                draft = preview(files)
+            except (StoryError, StorageError):
+                draft = None  # the problems are listed below; the places are still drawn
+            if draft is not None and len(draft.places):
+                groups = browser_layers(
+                    story_payload(draft), draft.start, draft.end, None, [],
+                    {"events", "places"},
+                )  # fmt: skip
+            state = editor_state(
+                places,
+                [{**c, "label": f"{i + 1}. {c['label']}"} for i, c in enumerate(results)],
+                target,
+                frame_token=f"{ss.draft_id}-{ss.get('search_token', '')}",
+            )
+            groups.append(editor_layers(state))
+            clicked = st_folium(
+                editor_map(),
+                key=f"editmap-{ss.draft_id}",
+                feature_group_to_add=groups,
+                returned_objects=[
+                    "last_clicked", "last_object_clicked_tooltip", "last_object_clicked_count",
+                ],
+                height=460,
+                use_container_width=True,
+            ) or {}  # fmt: skip
+            st.caption(
+                "Squares are places (drag to move), circles the draft's events, numbers the "
+                "search's candidates."
+            )
+        # What the map sent: a drag or a candidate (its count went up), else a bare click.
+        count = clicked.get("last_object_clicked_count") or 0
+        point = clicked.get("last_clicked")
+        seen_count, seen_point = ss.get("map_seen", (0, None))
+        ss.map_seen = (count, point)
+        action = str(clicked.get("last_object_clicked_tooltip") or "")
+        if count > seen_count and point and action.startswith("[move:"):
+            key = action[len("[move:") : -1]
+            if key in places.index:
+                changed(set_point(places, key, point["lat"], point["lng"], _gazetteer()), events)
+        elif count > seen_count and action.startswith("[cand:"):
+            ss.cand_clicked = int(action[len("[cand:") : -1])
+            st.rerun()
+        elif point and point != seen_point and count == seen_count:
+            if target is not None:
+                out = set_point(places, target, point["lat"], point["lng"], _gazetteer())
+                changed(out, events)
+            with map_col:
+                st.caption(f"Clicked {point['lat']:.5f}, {point['lng']:.5f}")
+                n1, n2, n3 = st.columns([3, 2, 2], vertical_alignment="bottom")
+                new_name = n1.text_input("Add a new place here", key="new_place_name",
+                                         placeholder="name as the article writes it")  # fmt: skip
+                new_kind = n2.selectbox("kind", list(PLACE_KINDS), index=2, key="new_place_kind")
+                if n3.button("Add new place"):
+                    try:
+                        out = new_place(places, new_name, point["lat"], point["lng"],
+                                        kind=new_kind)  # fmt: skip
+                    except DraftError as exc:
+                        st.error(literal(exc))
+                    else:
+                        key = out.index[-1]
+                        changed(set_point(out, key, point["lat"], point["lng"], _gazetteer()),
+                                events)  # fmt: skip
+
+    # --- 5. title, problems, save ----------------------------------------------------------------
     title = st.text_input("Story title", key="story_title", placeholder="A short headline")
     summary = st.text_area("One-paragraph summary in your words", key="story_summary", height=80)
     dl_names = dict(zip(places["id"], places["name"], strict=True))
-    guess = ex.dateline.place if ex.dateline else (dateline_in or None)
-    dl_default = next((i for i, n in dl_names.items() if guess and n == guess), None)
+    guess = ex.dateline.place if ex.dateline else (ss.draft_article.get("dateline") or None)
     meta = DraftMeta(
         title=title.strip() or "Untitled story",
         summary=summary.strip(),
-        published=st.session_state.published_on,
-        publication=publication.strip(),
-        dateline_place=dl_default,
+        published=ss.published_on,
+        publication=ss.sources[0]["publication"],
+        url=ss.sources[0].get("url") or "",
+        dateline_place=next((i for i, n in dl_names.items() if guess and n == guess), None),
     )
-    story_id, files, notes = story_from_draft(meta, places, events.fillna({"keep": True}))
+    story_id, files, notes = story_from_draft(meta, places, events, ss.sources)
+    keep_draft(places, events, title, summary)
+    problems = []
+    try:
+        preview(files)
+    except StoryError as exc:
+        problems = locate_problems(exc.problems, places, events)
+    except StorageError as exc:
+        st.error(literal(exc))
+    by_row: dict[str, dict] = {"places": {}, "events": {}}
+    for p in problems:
+        if p.table:
+            by_row[p.table].setdefault(p.row, p.message)
+    if by_row != ss.get("row_problems", {"places": {}, "events": {}}):
+        ss.row_problems = by_row  # the tables show them on the next run
+        st.rerun()
+    with problems_area:
+        if problems:
+            st.error(f"{len(problems)} {'problem' if len(problems) == 1 else 'problems'} to fix "
+                     "before saving (the rows are marked ⚠ in the tables):")  # fmt: skip
+            for n, p in enumerate(problems[:20]):
+                a, b = st.columns([4, 1], vertical_alignment="center")
+                a.text(str(p))
+                if p.table == "places" and b.button("Leave it out", key=f"fix_{n}"):
+                    out = places.copy()
+                    out.loc[p.row, "keep"] = False
+                    changed(out, events)
+                elif p.table == "events" and b.button("Leave it out", key=f"fix_{n}"):
+                    out = events.copy()
+                    out.loc[p.row, "keep"] = False
+                    changed(places, out)
     for note in notes:
         st.caption(literal(note))
-    try:
-        draft = preview(files)
-    except StoryError as exc:
-        draft = None
-        st.error("The draft has problems to fix before it can be saved:")
-        st.code(problem_text(exc), language=None)
-    except StorageError as exc:
-        draft = None
-        st.error(literal(exc))
 
-    map_col, save_col = st.columns([3, 2], gap="medium")
-    with map_col:
-        st.markdown("##### Preview")
-        if draft is not None and len(draft.places):
-            fmap = base_map(draft)
-            groups = story_layers(draft, draft.events, draft.end)
-            clicked = st_folium(
-                fmap,
-                key=f"preview-{version}",
-                feature_group_to_add=groups,
-                returned_objects=["last_clicked"],
-                height=420,
-                use_container_width=True,
+    st.markdown("##### Save")
+    n_copied = unrewritten(events)
+    if n_copied:
+        st.warning(
+            f"{n_copied} {'summary still quotes' if n_copied == 1 else 'summaries still quote'}"
+            " the article word for word. The story is saved marked as a draft until you "
+            "rewrite them."
+        )
+    again = ss.get("saved") == story_id
+    st.write(
+        f"Saves as `{story_id}` in {literal(user_stories_dir())}"
+        + (" (replacing the version you saved before)." if again else ".")
+    )
+    if st.button("Save story", type="primary", disabled=bool(problems), key="save_story"):
+        try:
+            saved = save_story(user_stories_dir(), story_id, files, replace=again)
+        except StoryExistsError:
+            st.error(
+                f"A story called `{story_id}` already exists: change the title. "
+                "Nothing was overwritten."
             )
-            point = (clicked or {}).get("last_clicked")
-            if point:
-                move = st.selectbox(
-                    "Move this place to where you clicked",
-                    list(names),
-                    format_func=names.get,
-                    key="move_place",
-                )
-                st.caption(f"Clicked {point['lat']:.5f}, {point['lng']:.5f}")
-                if st.button("Move it"):
-                    moved = places.copy()
-                    moved.loc[move, ["lat", "lon"]] = [
-                        round(point["lat"], 5),
-                        round(point["lng"], 5),
-                    ]
-                    st.session_state.places = moved
-                    st.session_state.events = events
-                    st.session_state.editor_version += 1
-                    st.rerun()
-                # A place no gazetteer knows ("Baghuz"): a new row where the editor clicked.
-                n1, n2, n3 = st.columns([3, 2, 2])
-                new_name = n1.text_input("…or add a new place here", key="new_place_name",
-                                         placeholder="name as the article writes it")  # fmt: skip
-                new_kind = n2.selectbox("kind", list(PLACE_KINDS), index=2, key="new_place_kind")
-                new_radius = n3.number_input("radius (m)", min_value=0, value=5000, step=500,
-                                             key="new_place_radius")  # fmt: skip
-                if st.button("Add new place"):
-                    try:
-                        st.session_state.places = new_place(
-                            places, new_name, point["lat"], point["lng"],
-                            radius_m=int(new_radius), kind=new_kind,
-                        )  # fmt: skip
-                    except ValueError as exc:
-                        st.error(str(exc))
-                    else:
-                        st.session_state.events = events
-                        st.session_state.editor_version += 1
-                        st.rerun()
-    with save_col:
-        st.markdown("##### Save")
-        n_copied = unrewritten(events.fillna({"keep": True}))
-        if n_copied:
-            st.warning(
-                f"{n_copied} summary(ies) still quote the article word for word. The "
-                "story is saved as a draft, marked as such, until you rewrite them."
-            )
-        st.write(f"Saves as `{story_id}` in {literal(user_stories_dir())}.")
-        if st.button("Save story", type="primary", disabled=draft is None or not title.strip()):
-            try:
-                saved = save_story(user_stories_dir(), story_id, files)
-            except StoryExistsError:
-                st.error(
-                    f"A story called `{story_id}` already exists: change the title. "
-                    "Nothing was overwritten."
-                )
-            except StoryError as exc:
-                st.error("Not saved: the story has problems.")
-                st.code(problem_text(exc), language=None)
-            except StorageError as exc:
-                st.error(literal(exc))
-            else:
-                st.session_state.saved = saved.id
-        if st.session_state.get("saved"):
-            st.success(
-                f"Saved `{st.session_state.saved}`. Open it from the story picker on the main page."
-            )
-            st.page_link(
-                "app.py", label="Open it on the map", query_params={"story": st.session_state.saved}
-            )
+        except StoryError as exc:
+            st.error("Not saved: the story has problems.")
+            st.code(problem_text(exc), language=None)
+        except StorageError as exc:
+            st.error(literal(exc))
+        else:
+            ss.saved = saved.id
+            keep_draft(places, events, title, summary)
+    if ss.get("saved"):
+        st.success(f"Saved `{ss.saved}`. Open it from the story picker on the main page.")
+        st.page_link("app.py", label="Open it on the map", query_params={"story": ss.saved})
 
-# --- zip upload -------------------------------------------------------------------------------
+    # --- 6. another report of the same story ----------------------------------------------------
+    st.markdown("##### Add another report")
+    st.caption(
+        "A second report of the same story: its places are matched to this draft's, its events "
+        "added with their own source, and one happening both report is merged, citing both."
+    )
+    with st.form("second_report"):
+        text2 = st.text_area("Its text", height=140, max_chars=MAX_BYTES, key="text2")
+        d1, d2, d3 = st.columns(3)
+        published2 = d1.date_input("Published on", value=None, key="published2",
+                                   min_value=date(1800, 1, 1))  # fmt: skip
+        publication2 = d2.text_input("Publication", key="publication2")
+        url2 = d3.text_input("Address (URL)", key="url2", placeholder="https://…")
+        more = st.form_submit_button("Add this report")
+    if more and text2.strip():
+        with st.spinner("Reading the report…"):
+            ex2, when2 = read_report(text2, None, published2, None)
+            new_places = draft_places(ex2, _gazetteer())
+            new_events = draft_events(ex2, new_places)
+            source2 = {"publication": publication2.strip() or "Second report", "date": when2,
+                       "url": url2.strip()}  # fmt: skip
+            out_p, out_e, out_s, add_notes = add_report(
+                places, events, ss.sources, new_places, new_events, source2
+            )
+        ss.add_notes = add_notes
+        changed(out_p, out_e, sources=out_s)
+    for note in ss.get("add_notes", []):
+        st.caption(literal(note))
+    if len(ss.sources) > 1:
+        st.caption(
+            "Sources: "
+            + "; ".join(literal(f"{s['publication']} ({s['date']:%-d %b %Y})") for s in ss.sources)
+        )
+
+# --- zip upload ----------------------------------------------------------------------------------
 with st.expander("Upload a story zip"):
     zipped = st.file_uploader("A zip made by Dateline's download", type=["zip"], key="zip_up")
     if zipped is not None and st.button("Add this story"):

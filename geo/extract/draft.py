@@ -202,6 +202,54 @@ def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
     return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
 
 
+def add_found(places: pd.DataFrame, found: dict) -> pd.DataFrame:
+    """The places table with one more row for a place search's candidate ``found`` ({name,
+    lat, lon, country, kind, radius_m, id}); the table as it is when that place is in it."""
+    key = str(found.get("id") or found["name"])
+    if key in places.index:
+        return places
+    name = " ".join(str(found["name"]).split()) or "place"
+    row = {
+        "keep": True,
+        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "name": name,
+        "aliases": "",
+        "kind": _kind(str(found.get("kind") or "town")),
+        "country": str(found.get("country") or ""),
+        "lat": round(float(found["lat"]), 5),
+        "lon": round(float(found["lon"]), 5),
+        "radius_m": int(found.get("radius_m") or _UNPLACED_RADIUS_M),
+        "mentions": 0,
+    }
+    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+
+
+def unplaced_place(places: pd.DataFrame, name: str) -> tuple[pd.DataFrame, str]:
+    """(table, row key) with a row for ``name`` waiting to be pinned: a name the gazetteer does
+    not know. An existing row of that name is reused."""
+    name = " ".join(str(name).split())[:200]
+    if not name:
+        raise DraftError("A new place needs a name.")
+    for key, row in places.iterrows():
+        if str(row["name"]).casefold() == name.casefold():
+            return places, key
+    key = f"new:{slugify(name, 'place')}"
+    row = {
+        "keep": False,
+        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "name": name,
+        "aliases": "",
+        "kind": "village",
+        "country": "",
+        "lat": None,
+        "lon": None,
+        "radius_m": _UNPLACED_RADIUS_M,
+        "mentions": 0,
+    }
+    extra = pd.DataFrame([row], index=pd.Index([key], name=places.index.name))
+    return pd.concat([places, extra.astype({"lat": float, "lon": float})]), key
+
+
 def new_place(
     places: pd.DataFrame,
     name: str,
@@ -275,6 +323,46 @@ def disputed_note(disputed: dict[str, list[int]]) -> str:
         f"The report gives {column} as {' and '.join(f'{n:,}' for n in values)}."
         for column, values in disputed.items()
     )
+
+
+def merge_events(events: pd.DataFrame, rows: list) -> pd.DataFrame:
+    """The events table with ``rows`` (index labels) made one event: the first row's place and
+    category, the widest dates, every actor and source, the largest figure of each kind (and
+    'disputed' with the others in the note when the rows disagree), the summaries joined."""
+    rows = [r for r in rows if r in events.index]
+    if len(rows) < 2:
+        return events
+    part = events.loc[rows]
+    first = rows[0]
+    out = events.drop(index=rows[1:]).copy()
+    dates = pd.to_datetime(pd.concat([part["date"], part["end_date"]]).dropna())
+    if len(dates):
+        start, end = dates.min().date(), dates.max().date()
+        out.at[first, "date"] = start
+        out.at[first, "end_date"] = end if end != start else None
+    out.at[first, "actors"] = "|".join(
+        dict.fromkeys(a for v in part["actors"].fillna("") for a in str(v).split("|") if a)
+    )
+    out.at[first, "source"] = (
+        "|".join(
+            dict.fromkeys(s for v in part["source"].fillna("") for s in str(v).split("|") if s)
+        )
+        or FIRST_SOURCE
+    )
+    notes = [str(v) for v in part["confidence_note"].fillna("") if str(v)]
+    for col in FIGURES:
+        values = sorted({int(v) for v in part[col].dropna()})
+        if values:
+            out.at[first, col] = values[-1]
+        if len(values) > 1:
+            out.at[first, "confidence"] = "disputed"
+            notes.append(f"The reports give {col} as {' and '.join(f'{n:,}' for n in values)}.")
+    out.at[first, "confidence_note"] = " ".join(dict.fromkeys(notes))
+    summaries = [str(v).strip() for v in part["summary"].fillna("") if str(v).strip()]
+    out.at[first, "summary"] = " ".join(dict.fromkeys(summaries))
+    sentences = [str(v).strip() for v in part["sentence"].fillna("") if str(v).strip()]
+    out.at[first, "sentence"] = " ".join(dict.fromkeys(sentences))
+    return out
 
 
 @dataclass(frozen=True)

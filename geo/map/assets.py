@@ -59,7 +59,7 @@ BASEMAP_FILES = ("world-low.geojson", "world.geojson", "water.geojson", "labels.
 
 # The map's own scripts, served from static/dateline/ with their content hash in the URL, so the
 # browser caches them until they change.
-MAP_SCRIPTS = ("basemap", "story")
+MAP_SCRIPTS = ("basemap", "story", "editor")
 # The map's stylesheet (js/map.css) goes the same way: inside the component's message it was
 # 3.8 KB re-sent on every slider move.
 MAP_STYLES = ("map",)

@@ -112,6 +112,19 @@ def _write(path: Path, data: bytes) -> None:
         os.fsync(fh.fileno())
 
 
+def _swap(new: Path, target: Path) -> None:
+    """Put the folder ``new`` at ``target``, keeping the old one until the new one is there."""
+    old = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=target.parent))
+    os.rename(target, old / "story")
+    try:
+        os.rename(new, target)
+    except OSError:
+        os.rename(old / "story", target)  # the old story comes back
+        old.rmdir()
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
 def save_story(
     root: Path,
     story_id: str,
@@ -119,8 +132,12 @@ def save_story(
     *,
     limits: Limits | None = None,
     bundled: Path = BUNDLED,
+    replace: bool = False,
 ) -> Story:
     """Write ``files`` as ``root/story_id`` and return it loaded.
+
+    With ``replace`` an existing ``root/story_id`` (an editor saving their draft again) is
+    swapped for the new folder only once the new one has validated; the old one is removed.
 
     The folder is written and validated under a dot-prefixed temporary name the library never
     lists, then renamed into place, so a crash never leaves half a story on the picker. Raises
@@ -133,7 +150,7 @@ def save_story(
     if (bundled / story_id).is_dir():
         raise StoryExistsError(f"a bundled story named {story_id!r} already exists")
     target = root / story_id
-    if target.exists():
+    if target.exists() and not replace:
         raise StoryExistsError(f"a story named {story_id!r} already exists in {root}")
     try:
         root.mkdir(parents=True, exist_ok=True)
@@ -147,6 +164,9 @@ def save_story(
             _write(tmp / name, data)
         load_story(tmp, limits or Limits())  # a bad story never reaches its final name
         os.chmod(tmp, 0o755)
+        if replace and target.exists():
+            _swap(tmp, target)
+            return load_story(target, limits or Limits())
         # rename() of a directory onto an existing non-empty one fails: no silent overwrite.
         try:
             os.rename(tmp, target)

@@ -37,6 +37,26 @@ def test_never_overwrites(tmp_path):
     assert (tmp_path / "copy" / "events.csv").read_bytes() == before
 
 
+def test_replace_swaps_in_the_new_version(tmp_path):
+    save_story(tmp_path, "copy", mini_files())
+    files = mini_files()
+    files["story.toml"] = files["story.toml"].replace(b'title = "', b'title = "Again: ', 1)
+    story = save_story(tmp_path, "copy", files, replace=True)
+    assert story.title.startswith("Again: ")
+    assert [p.name for p in tmp_path.iterdir()] == ["copy"]  # the old one is gone
+
+
+def test_replace_keeps_the_old_version_when_the_new_one_is_bad(tmp_path):
+    save_story(tmp_path, "copy", mini_files())
+    before = (tmp_path / "copy" / "events.csv").read_bytes()
+    files = mini_files()
+    files["events.csv"] = files["events.csv"].replace(b"e1,2017-08-02", b"e1,2017-13-02")
+    with pytest.raises(StoryError):
+        save_story(tmp_path, "copy", files, replace=True)
+    assert (tmp_path / "copy" / "events.csv").read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["copy"]
+
+
 def test_invalid_story_is_not_saved(tmp_path):
     files = mini_files()
     files["events.csv"] = files["events.csv"].replace(b"e1,2017-08-02", b"e1,2017-13-02")
