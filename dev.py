@@ -54,8 +54,15 @@ def ensure_env(dev: bool) -> None:
     stamp.write_text(wanted)
 
 
+def prepare() -> None:
+    """Build the place index the New story page reads (once; about 12 s), so that a reader's
+    first extraction never waits for it."""
+    subprocess.run([str(PY), "-m", "geo", "prepare"], check=True, cwd=ROOT)
+
+
 def run(args: list[str]) -> int:
     ensure_env(dev=False)
+    prepare()
     # serve.py is ``streamlit run`` that loads the dashboard's libraries while the server starts.
     cmd = [str(PY), "serve.py", "app.py", *args]
     port = "8501"

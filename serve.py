@@ -41,6 +41,14 @@ def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
             importlib.import_module(name)
         except Exception:  # the script's own import shows the real error to the reader
             failed.append(name)
+    try:
+        # The place index (built by dev.py at set-up) is read into this process's memory now,
+        # not on the New story page's first extraction.
+        from geo.geocoders.gazetteer import load_geonames_index
+
+        load_geonames_index(build=False)  # never a 12 s build at start
+    except Exception:
+        failed.append("geo.geocoders.gazetteer")
     return failed
 
 

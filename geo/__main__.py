@@ -1,4 +1,4 @@
-"""Command line: ``python -m geo validate|geocode|extract|publish ...``."""
+"""Command line: ``python -m geo validate|geocode|extract|publish|prepare ...``."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ def main(argv: list[str] | None = None) -> int:
         "geocode": ("geo.geocoders.cli", "run_geocode"),
         "extract": ("geo.extract", "run_extract"),
         "publish": ("geo.map.publish", "run_publish"),
+        "prepare": ("geo.geocoders.gazetteer", "run_prepare"),
     }
     if not args or args[0] not in commands:
-        print("usage: python -m geo {validate,geocode,extract,publish} ...", file=sys.stderr)
+        usage = "usage: python -m geo {validate,geocode,extract,publish,prepare} ..."
+        print(usage, file=sys.stderr)
         return 2
     module_name, func_name = commands[args[0]]
     # Import lazily: validate should not pay for the gazetteer, nor geocode for dateparser.

