@@ -8,6 +8,7 @@ stripped first). ``python -m geo extract FILE --date YYYY-MM-DD`` prints it as J
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from dataclasses import dataclass, field
@@ -21,11 +22,15 @@ from geo.extract.dateline import Dateline, find_dateline
 from geo.extract.dates import DateMention, find_dates
 from geo.extract.events import DraftEvent, draft_events
 from geo.extract.figures import Figure, find_figures
-from geo.extract.places import PlaceMention, find_places
-from geo.extract.sentences import Sentence, split_sentences
+from geo.extract.places import PassedOver, PlaceMention, find_places
+from geo.extract.sentences import Sentence, Spans, split_sentences
 from geo.extract.textclean import TextFormat, to_plain_text
 from geo.geocoders.gazetteer import Gazetteer
 from geo.names import normalize
+
+# Most names passed over that an extraction keeps: a list of every capitalised word of a
+# hostile article would help no editor, and must not grow with it.
+MAX_PASSED_OVER = 200
 
 
 @dataclass(frozen=True)
@@ -44,9 +49,16 @@ class Extraction:
     # Place names used for who acts or what something is, not where ("Moscow's invasion",
     # "US-led", "Mi-35"): recognised, resolved, and kept off the map and the draft.
     place_actors: list[PlaceMention] = field(default_factory=list)
+    # Capitalised names read as possible places and let go (a person, an unknown word, a
+    # town in a country the article never names), for the editor to add by hand: none inside
+    # a place, place actor, date or figure, none overlapping another, at most MAX_PASSED_OVER.
+    passed_over: tuple[PassedOver, ...] = ()
 
-    def to_dict(self, *, include_text: bool = True) -> dict[str, object]:
-        """JSON-ready mapping; ``include_text`` adds the plain text the spans point into."""
+    def to_dict(
+        self, *, include_text: bool = True, include_passed_over: bool = False
+    ) -> dict[str, object]:
+        """JSON-ready mapping; ``include_text`` adds the plain text the spans point into,
+        ``include_passed_over`` the names passed over (the CLI's output has both)."""
         out: dict[str, object] = {
             "published": self.published.isoformat(),
             "dateline": self.dateline.to_dict() if self.dateline else None,
@@ -57,6 +69,8 @@ class Extraction:
             "actors": [a.to_dict() for a in self.actors],
             "events": [e.to_dict() for e in self.events],
         }
+        if include_passed_over:
+            out["passed_over"] = [p.to_dict() for p in self.passed_over]
         if include_text:
             out["text"] = self.text
         return out
@@ -98,6 +112,7 @@ def extract(
     dates = find_dates(plain, published, sentences)
     figures = find_figures(plain, sentences, exclude=[d.span for d in dates])
     actors = find_actors(plain, sentences)
+    rejected: list[PassedOver] = []
     mentions = find_places(
         plain,
         sentences,
@@ -105,12 +120,24 @@ def extract(
         actors,
         dateline=_dateline_arg(dateline, found_dateline),
         demonyms=demonyms,
+        passed_over=rejected,
     )
     places = [p for p in mentions if p.role == "place"]
     events = draft_events(sentences, published, places, dates, figures, actors)
+    place_actors = [p for p in mentions if p.role != "place"]
+    # The place finder knows nothing of dates and figures, and a mention's role is settled
+    # after it: what any of them covers is shown already.
+    shown = Spans(
+        [p.span for p in mentions if p.span is not None]
+        + [d.span for d in dates] + [f.span for f in figures]
+    )  # fmt: skip
+    passed_over = tuple(
+        itertools.islice((p for p in rejected if not shown.overlaps(p.start, p.end)),
+                         MAX_PASSED_OVER)
+    )  # fmt: skip
     return Extraction(
         plain, published, found_dateline, sentences, places, dates, figures, actors, events,
-        [p for p in mentions if p.role != "place"],
+        place_actors, passed_over,
     )  # fmt: skip
 
 
@@ -161,7 +188,7 @@ def run_extract(argv: list[str]) -> int:
     cache_dir = Path(args.cache_dir) if args.cache_dir else None
     gazetteer = Gazetteer.load(story, cache_dir=cache_dir)
     result = extract(text, published, dateline=args.dateline, gazetteer=gazetteer, fmt=fmt)
-    json.dump(result.to_dict(include_text=not args.no_text), sys.stdout, ensure_ascii=False,
-              indent=2)  # fmt: skip
+    record = result.to_dict(include_text=not args.no_text, include_passed_over=True)
+    json.dump(record, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -285,6 +285,40 @@ def _candidate_dict(p: GazetteerPlace) -> dict[str, object]:
     }
 
 
+@dataclass(frozen=True)
+class PassedOver:
+    """A capitalised name read as a possible place and rejected, with why.
+
+    ``reason`` is one of :data:`PASSED_OVER_REASONS`; [start, end) as in :class:`PlaceMention`.
+    """
+
+    text: str
+    start: int
+    end: int
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready mapping."""
+        return {"text": self.text, "start": self.start, "end": self.end, "reason": self.reason}
+
+
+# Why a name was passed over. Everything is what the finder knew when it let the name go:
+# "person": a person's name (a title or first name, an age, "said"); "title": inside a longer
+# capitalised title ("Liberation Day Parade"); "disease": named for one ("West Nile virus");
+# "alternate name": a short alternate name of a town, like a surname ("Lu"); "unsupported": the
+# gazetteer's places of that name lie in countries the article never names, or are too small;
+# "unknown": no gazetteer has it and no word around it says it is a place; "no country": a cue
+# says place but the article names no country to put it in; an actor's kind ("organisation",
+# "armed-group", ...): an actor of the list or its head words holds the name.
+PASSED_OVER_REASONS = frozenset(
+    {"person", "title", "disease", "alternate name", "unsupported", "unknown", "no country"}
+)
+# The finder's reasons for a known name that say it is no name a reader takes for a place:
+# a common word, an acronym, an adjective, a model, a word opening a sentence.
+_NOT_A_NAME = frozenset({"stopword", "acronym", "demonym", "product", "sentence-start"})
+_REASON_WORDS = {"not-a-place-after": "disease", "short-alternate": "alternate name"}
+
+
 @dataclass(slots=True)
 class _Token:
     text: str
@@ -1801,6 +1835,7 @@ def find_places(
     countries: CountryTable | None = None,
     demonyms: bool = False,
     unknown: bool = True,
+    passed_over: list[PassedOver] | None = None,
 ) -> list[PlaceMention]:
     """Place mentions in ``text`` resolved by a document-level country vote, in text order.
 
@@ -1808,7 +1843,9 @@ def find_places(
     the caller names the dateline place without it being in the text. ``demonyms`` adds
     "Turkish", "Syrian" as mentions of the country (via ``demonym``); by default they only vote,
     as an adjective names who or what, not where. ``unknown`` adds the names no gazetteer
-    knows that the text uses as places (see :func:`_unknown_places`).
+    knows that the text uses as places (see :func:`_unknown_places`). ``passed_over``, when
+    given, gets the capitalised names looked at and let go, in text order (see
+    :class:`PassedOver`); asking for them changes no mention.
     """
     words = words or load_word_lists()
     countries = countries or load_countries()
@@ -1888,6 +1925,8 @@ def find_places(
             votes.add_anchor(m.key, first)
 
     out: list[PlaceMention] = []
+    # Rejected names as (first token, last token, reason), turned into records at the end.
+    rejected: list[tuple[int, int, str]] | None = [] if passed_over is not None else None
     if dateline_match is not None and dateline is not None:
         ranked = _ranked(dateline_match, votes, near)
         place = ranked[0]
@@ -1901,8 +1940,12 @@ def find_places(
         )  # fmt: skip
     for m in matches:
         if m.reasons:
+            if rejected is not None:
+                _reject_known(m, m.reasons, rejected)
             continue
         place, ranked = _resolve(m, votes, countries, near)
+        if place is None and rejected is not None:
+            _reject_known(m, ["unsupported"], rejected)
         if place is not None and _local_stranger(m, place, tokens, votes):
             # "the Karama neighbourhood" in a report on Mosul is no town of the Emirates: a
             # part of a town named in a country the article never names is left unplaced.
@@ -1922,10 +1965,91 @@ def find_places(
     if unknown:
         dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
         out += _unknown_places(
-            text, tokens, out, finder, votes, countries, dateline_key, person_keys
-        )
+            text, tokens, out, finder, votes, countries, dateline_key, person_keys,
+            rejected=rejected, actor_kind=_actor_kinds(actors or []) if rejected is not None
+            else None,
+        )  # fmt: skip
         out.sort(key=lambda p: p.start if p.start is not None else -1)
+    if passed_over is not None and rejected is not None:
+        passed_over += _passed_over(text, tokens, rejected, words)
     return _roles(text, _on_the_stretch(_settle_in_areas(out)))
+
+
+def _reject_known(m: _Match, reasons: list[str], rejected: list[tuple[int, int, str]]) -> None:
+    """Note a name the gazetteer knows that the finder let go, unless a reason says it is no
+    name at all (a common word, an acronym, a word opening a sentence)."""
+    target = m.base if m.base is not None else m
+    # Borders and anaphors ("the Syrian border", "the border") are phrases, not names.
+    if target.kind not in ("story", "country", "geonames", "area") or target.first < 0:
+        return
+    if any(r in _NOT_A_NAME for r in reasons):
+        return
+    rejected.append((target.first, target.last, _REASON_WORDS.get(reasons[0], reasons[0])))
+
+
+def _actor_kinds(actors: list[ActorMention]) -> Callable[[int, int], str]:
+    """The kind of the last actor starting before ``end`` when it overlaps [start, end), else
+    "": one bisection, not a scan of the actors per name."""
+    listed = sorted((a.start, a.end, a.kind) for a in actors if a.kind != "state")
+    starts = [a[0] for a in listed]
+
+    def kind(start: int, end: int) -> str:
+        k = bisect_left(starts, end) - 1  # the last actor starting before ``end``
+        return listed[k][2] if k >= 0 and listed[k][1] > start else ""
+
+    return kind
+
+
+# What before a word makes it open a clause as a sentence's first word does: a dateline's dash
+# ("BEIRA — Hundreds of"), a colon, an opening quote or bracket.
+_OPENERS = frozenset("—–-:\"“‘'(")
+
+
+def _opens(text: str, tokens: list[_Token], i: int) -> bool:
+    """Whether token ``i`` opens a sentence, a line or a clause after a dash or quote."""
+    if tokens[i].first_in_sentence or i == 0:
+        return True
+    gap = text[tokens[i - 1].end : tokens[i].start]
+    return "\n" in gap or gap.rstrip()[-1:] in _OPENERS
+
+
+def _passed_over(
+    text: str, tokens: list[_Token], rejected: list[tuple[int, int, str]], words: WordLists
+) -> list[PassedOver]:
+    """The rejected names as records, in text order, none overlapping another.
+
+    A single word opening a sentence (or a line, or a clause after a dash) is kept only when
+    the article also writes it capitalised elsewhere: otherwise it is as likely an ordinary
+    word ("Residents fled", "BEIRA — Hundreds of"). Plurals of stopwords ("on Thursdays") are
+    common words too.
+    """
+    mid: set[str] | None = None  # keys written capitalised inside a clause, when first asked
+    kept: list[tuple[int, int, str]] = []
+    for first, last, reason in sorted(rejected, key=lambda r: (r[0], -r[1])):
+        key = tokens[first].key
+        if first == last and key.endswith("s") and key[:-1] in words.stopwords:
+            continue
+        if first == last and _opens(text, tokens, first):
+            if mid is None:
+                mid = {t.key for k, t in enumerate(tokens) if t.cap and not _opens(text, tokens, k)}
+            if key not in mid:
+                continue
+        if kept and first <= kept[-1][1]:
+            continue  # inside a longer name already noted
+        prev = kept[-1] if kept else None
+        # "Hammam" and "al-Alil" are read as two runs: one name when an article joins them.
+        # "title" only says the first is part of a longer name; the rest tells that name's fate.
+        if (
+            prev is not None and prev[1] + 1 == first and tokens[prev[1]].joins_next
+            and not tokens[first].cap and tokens[first].key in ARTICLES
+        ):  # fmt: skip
+            kept[-1] = (prev[0], last, reason if prev[2] == "title" else prev[2])
+            continue
+        kept.append((first, last, reason))
+    return [
+        PassedOver(text[tokens[f].start : tokens[la].end], tokens[f].start, tokens[la].end, r)
+        for f, la, r in kept
+    ]
 
 
 # A river's stretch the story is on: this far round the point of its line nearest the story.
@@ -2089,6 +2213,9 @@ def _unknown_places(
     countries: CountryTable,
     dateline_key: str | None,
     person_keys: set[str] = frozenset(),  # type: ignore[assignment]
+    *,
+    rejected: list[tuple[int, int, str]] | None = None,
+    actor_kind: Callable[[int, int], str] | None = None,
 ) -> list[PlaceMention]:
     """Names no gazetteer knows that the text uses as places: the object of "in", "near" or
     "captured" ("captured Baghuz"), a name before a feature word ("the al-Omar oilfield"), an
@@ -2097,6 +2224,9 @@ def _unknown_places(
     Each is left unplaced (no point), ``within`` the area the text puts it in (", Syria" after
     it, else near the most precise town of its sentence, else the article's best-supported
     country): for the editor to pin down, never drawn on that area's middle.
+
+    ``rejected``, when given, gets (first token, last token, reason) of the names let go,
+    ``actor_kind(start, end)`` naming the actor that holds one.
     """
     words = finder.words
     busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
@@ -2167,20 +2297,31 @@ def _unknown_places(
         name_last = last - 1 if feature else last
         key = normalize(" ".join(t.text for t in tokens[first : name_last + 1]))
         start, end = tokens[first].start, tokens[last].end
-        if key not in cued or key in people or busy.overlaps(start, end):
-            continue
-        if not feature and any(t.key in words.given_names for t in tokens[first : last + 1]):
-            continue
-        if not feature and (finder._is_blocked(start, end) and key != dateline_key):
-            continue
-        if not feature and finder.gaz is not None and finder.gaz.contains(key):
-            continue
-        if any(k in finder.person for k in range(first, name_last + 1)):
-            continue
-        if key not in where:
-            where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
-        country = where[key]
+        if rejected is None and (key not in cued or key in people):
+            continue  # the common case, decided without the checks a reason needs
+        if busy.overlaps(start, end):
+            continue  # a place, or part of one
+        # The same tests as ever, in an order that gives the most telling reason first.
+        country: GazetteerPlace | None = None
+        if (
+            key in people
+            or (not feature and any(t.key in words.given_names for t in tokens[first : last + 1]))
+            or any(k in finder.person for k in range(first, name_last + 1))
+        ):
+            why = "person"
+        elif not feature and (finder._is_blocked(start, end) and key != dateline_key):
+            why = actor_kind(start, end) if actor_kind else ""
+        elif not feature and finder.gaz is not None and finder.gaz.contains(key):
+            why = ""  # a name the gazetteer knows: the rules above judged it
+        elif key not in cued:
+            why = "unknown"
+        else:
+            if key not in where:
+                where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
+            country, why = where[key], "no country"
         if country is None:
+            if rejected is not None and why:
+                rejected.append((first, name_last, why))
             continue
         written = " ".join(text[start:end].split())
         if written.isupper() and len(written) > 3:
