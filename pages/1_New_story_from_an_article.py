@@ -176,13 +176,14 @@ def latest_full_date(ex) -> date | None:
     return max(full, default=None)
 
 
-def read_report(text: str, fmt: str | None, published, dateline: str | None):
-    """(extraction, publication date) of one report; the date from the text when not given."""
+def read_report(text: str, fmt: str | None, published, dateline: str | None, fallback=None):
+    """(extraction, publication date) of one report; when no date is given, the report's own
+    latest full date, else ``fallback`` (the first report's, for a second one), else today."""
     gazetteer = _gazetteer()
     if published is None:
         # Relative dates ("on Monday") need an anchor: take the report's own latest full date.
         first = extract(text, date.today(), gazetteer=gazetteer, fmt=fmt)
-        published = latest_full_date(first) or date.today()
+        published = latest_full_date(first) or fallback or date.today()
         st.info(f"Publication date taken as {published:%-d %B %Y}: set it above if wrong.")
     ex = extract(text, published, dateline=dateline or None, gazetteer=gazetteer, fmt=fmt)
     return ex, published
@@ -313,6 +314,7 @@ def changed(places: pd.DataFrame, events: pd.DataFrame, **extra) -> None:
     """Replace the tables (keeping the editor's unsaved edits they were made from) and rerun."""
     ss.places = places
     ss.events = events
+    ss.just_saved = None  # the "Saved" notice is about the tables as they were
     ss.update(extra)
     ss.editor_version += 1
     st.rerun()
@@ -449,11 +451,51 @@ else:
     events["source"] = events["source"].fillna(FIRST_SOURCE)
     events["confidence"] = events["confidence"].fillna("reported")
 
+    labels = {
+        i: f"{r['date']} · {r['category']} · {r['place']}"
+        + (f" · {clip(str(r['summary']), 50)}" if r["summary"] else "")
+        for i, r in events.iterrows()
+    }
+    if len(events):
+        # One event at a time with plain widgets: quicker than the grid, and usable on a phone.
+        with st.container(border=True):
+            row = st.selectbox("Edit one event", list(labels), format_func=labels.get,
+                               key=f"edit_row_{version}")  # fmt: skip
+            ev = events.loc[row]
+            e1, e2, e3, e4 = st.columns(4)
+            category = e1.selectbox(
+                "category", list(CATEGORIES), key=f"edit_cat_{version}_{row}",
+                index=list(CATEGORIES).index(ev["category"]) if ev["category"] in CATEGORIES
+                else 0,
+            )  # fmt: skip
+            day = e2.date_input("date", value=pd.Timestamp(ev["date"]).date()
+                                if pd.notna(ev["date"]) else ss.published_on,
+                                key=f"edit_date_{version}_{row}")  # fmt: skip
+            end = e3.date_input("end date", value=pd.Timestamp(ev["end_date"]).date()
+                                if pd.notna(ev["end_date"]) else None,
+                                key=f"edit_end_{version}_{row}")  # fmt: skip
+            where = e4.selectbox(
+                "place", place_ids, key=f"edit_place_{version}_{row}",
+                index=place_ids.index(ev["place"]) if ev["place"] in place_ids else 0,
+            )  # fmt: skip
+            f1, f2, f3, f4 = st.columns(4)
+            figures = {
+                col: box.number_input(col, min_value=0, step=1, key=f"edit_{col}_{version}_{row}",
+                                      value=int(ev[col]) if pd.notna(ev[col]) else None)
+                for col, box in zip(("killed", "wounded", "displaced", "missing"),
+                                    (f1, f2, f3, f4), strict=True)
+            }  # fmt: skip
+            if st.button("Apply to this event", key="edit_apply"):
+                out = events.copy()
+                out.at[row, "category"] = category
+                out.at[row, "date"] = day
+                out.at[row, "end_date"] = end if end and end != day else None
+                out.at[row, "place"] = where
+                for col, value in figures.items():
+                    out.at[row, col] = pd.NA if value is None else int(value)
+                changed(places, out)
     if len(events) > 1:
         with st.container(border=True):
-            labels = {
-                i: f"{r['date']} · {r['category']} · {r['place']}" for i, r in events.iterrows()
-            }
             join = st.multiselect(
                 "Merge events that are one happening",
                 list(labels),
@@ -601,14 +643,18 @@ else:
                 feature_group_to_add=groups,
                 returned_objects=[
                     "last_clicked", "last_object_clicked_tooltip", "last_object_clicked_count",
+                    # None until the map has sent its first value (an empty list, unchanged by
+                    # panning): the caption below tells the reader, and tests, it is live.
+                    "selected_layers",
                 ],
                 height=460,
                 use_container_width=True,
             ) or {}  # fmt: skip
-            st.caption(
-                "Squares are places (drag to move), circles the draft's events, numbers the "
-                "search's candidates."
-            )
+            if clicked.get("selected_layers") is not None:
+                st.caption(
+                    "Squares are places (drag to move), circles the draft's events, numbers the "
+                    "search's candidates."
+                )
         # What the map sent: a drag or a candidate (its count went up), else a bare click.
         count = clicked.get("last_object_clicked_count") or 0
         point = clicked.get("last_clicked")
@@ -717,10 +763,13 @@ else:
         except StorageError as exc:
             st.error(literal(exc))
         else:
-            ss.saved = saved.id
+            ss.saved = ss.just_saved = saved.id
             keep_draft(places, events, title, summary)
+    if ss.get("just_saved"):
+        st.success(f"Saved `{ss.just_saved}`. Open it from the story picker on the main page.")
+    elif ss.get("saved"):
+        st.caption(f"This draft was saved as `{ss.saved}` before: Save again to replace it.")
     if ss.get("saved"):
-        st.success(f"Saved `{ss.saved}`. Open it from the story picker on the main page.")
         st.page_link("app.py", label="Open it on the map", query_params={"story": ss.saved})
 
     # --- 6. another report of the same story ----------------------------------------------------
@@ -732,14 +781,15 @@ else:
     with st.form("second_report"):
         text2 = st.text_area("Its text", height=140, max_chars=MAX_BYTES, key="text2")
         d1, d2, d3 = st.columns(3)
-        published2 = d1.date_input("Published on", value=None, key="published2",
+        published2 = d1.date_input("Published on (empty: the first report's)", value=None,
+                                   key="published2",
                                    min_value=date(1800, 1, 1))  # fmt: skip
         publication2 = d2.text_input("Publication", key="publication2")
         url2 = d3.text_input("Address (URL)", key="url2", placeholder="https://…")
         more = st.form_submit_button("Add this report")
     if more and text2.strip():
         with st.spinner("Reading the report…"):
-            ex2, when2 = read_report(text2, None, published2, None)
+            ex2, when2 = read_report(text2, None, published2, None, ss.published_on)
             new_places = draft_places(ex2, _gazetteer())
             new_events = draft_events(ex2, new_places)
             source2 = {"publication": publication2.strip() or "Second report", "date": when2,
