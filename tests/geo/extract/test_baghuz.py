@@ -46,7 +46,7 @@ def test_every_baghuz_mention_is_a_place(drafted):
     ("name", "country", "kind"),
     [
         ("al-Omar oilfield", "SY", "area"),
-        ("Euphrates", "", "area"),
+        ("Euphrates", "SY", "area"),  # a river takes the country its point lies in
         ("Anbar", "IQ", "region"),
         ("al-Hol", "SY", "town"),
         ("Hasakah province", "SY", "region"),

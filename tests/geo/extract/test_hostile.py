@@ -238,11 +238,12 @@ def _summary(text: str, gazetteer: Gazetteer, fmt: str | None) -> dict[str, obje
     return ex.to_dict(include_text=False)
 
 
-def _fixture_articles() -> list[Path]:
-    return sorted(p for p in ARTICLES.iterdir() if not p.name.endswith(".key.json"))
-
-
 _FORMATS = {".txt": "text", ".md": "markdown", ".html": "html"}
+
+
+def _fixture_articles() -> list[Path]:
+    # Keys and source notes (.json) sit beside the articles.
+    return sorted(p for p in ARTICLES.iterdir() if p.suffix in _FORMATS)
 
 
 @pytest.mark.parametrize("path", _fixture_articles(), ids=lambda p: p.name)
