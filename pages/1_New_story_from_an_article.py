@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
 
-from geo.errors import DatelineError
+from geo.errors import READ_FAILURES, DatelineError, failure_text
 from geo.extract import extract
 from geo.extract.combine import add_report
 from geo.extract.draft import (
@@ -20,6 +20,7 @@ from geo.extract.draft import (
     DraftMeta,
     add_found,
     draft_events,
+    draft_from_story,
     draft_places,
     locate_problems,
     merge_events,
@@ -47,7 +48,7 @@ from geo.story.drafts import (
     tables_to_json,
     valid_draft_id,
 )
-from geo.story.library import BUNDLED, DEFAULT_STORY, user_stories_dir
+from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories, user_stories_dir
 from geo.story.load import (
     CATEGORIES,
     CONFIDENCE,
@@ -161,9 +162,14 @@ def highlighted(ex) -> str:
     return f'<div style="line-height:1.6">{"".join(out)}</div>'
 
 
+# Why a name was passed over, for the ones that may be places the gazetteer lacks; a person's
+# or an organisation's name is not offered.
+MAYBE_PLACES = frozenset({"unknown", "unsupported", "no country", "alternate name"})
+
+
 def passed_over(ex) -> list:
-    """Names the extractor looked at and did not place (none from an older extractor)."""
-    return list(getattr(ex, "passed_over", ()) or ())
+    """Names the extractor looked at and did not place that may be places after all."""
+    return [n for n in getattr(ex, "passed_over", ()) or () if n.reason in MAYBE_PLACES]
 
 
 def latest_full_date(ex) -> date | None:
@@ -233,6 +239,7 @@ def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
     ss.update(
         draft_id=new_draft_id(),
         draft_article={"text": text, "fmt": fmt, "dateline": dateline_in or ""},
+        dateline_id=None,
         published_on=published,
         ex=ex,
         places=places,
@@ -255,6 +262,31 @@ def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
     st.query_params["draft"] = ss.draft_id
 
 
+def continue_story(story) -> None:
+    """Start a draft from a saved story: its tables and sources, to add a report or fix it;
+    Save replaces it."""
+    places, events, sources = draft_from_story(story)
+    ss.update(
+        draft_id=new_draft_id(),
+        draft_article={"text": "", "fmt": None, "dateline": ""},
+        published_on=story.meta["dateline"]["date"],
+        dateline_id=story.meta["dateline"].get("place") or None,
+        ex=None,
+        places=places,
+        events=events,
+        candidates={},
+        sources=sources,
+        editor_version=ss.get("editor_version", 0) + 1,
+        search=[],
+        pin_target=None,
+        saved=story.id,
+        just_saved=None,
+        story_title=story.title,
+        story_summary=str(story.meta.get("summary") or ""),
+    )
+    st.query_params["draft"] = ss.draft_id
+
+
 def restore_draft(draft_id: str) -> bool:
     """Bring back a kept draft (after a reload or a restart); False when there is none."""
     kept = load_draft(DRAFTS, draft_id)
@@ -265,8 +297,10 @@ def restore_draft(draft_id: str) -> bool:
         published = date.fromisoformat(kept["published"])
         places, events = tables_from_json(kept["tables"])
         sources = [{**s, "date": date.fromisoformat(s["date"])} for s in kept["sources"]]
-        ex = extract(art["text"], published, dateline=art.get("dateline") or None,
-                     gazetteer=_gazetteer(), fmt=art.get("fmt"))  # fmt: skip
+        ex = None  # a saved story continued has no article of its own to show
+        if art["text"]:
+            ex = extract(art["text"], published, dateline=art.get("dateline") or None,
+                         gazetteer=_gazetteer(), fmt=art.get("fmt"))  # fmt: skip
     except (KeyError, TypeError, ValueError, DatelineError):
         return False  # a draft from another version of the page: start afresh
     ss.update(
@@ -276,8 +310,9 @@ def restore_draft(draft_id: str) -> bool:
         ex=ex,
         places=places,
         events=events,
-        candidates=place_candidates(ex),
+        candidates=place_candidates(ex) if ex is not None else {},
         sources=sources,
+        dateline_id=kept.get("dateline_id"),
         editor_version=ss.get("editor_version", 0) + 1,
         search=[],
         pin_target=None,
@@ -298,6 +333,7 @@ def keep_draft(places: pd.DataFrame, events: pd.DataFrame, title: str, summary: 
         "title": title,
         "summary": summary,
         "saved": ss.get("saved"),
+        "dateline_id": ss.get("dateline_id"),
     }
     digest = hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
     if digest == ss.get("kept_digest"):
@@ -366,21 +402,46 @@ if go:
         new_draft(text, fmt, ex, published, publication.strip(), url_in.strip(), dateline_in)
         progress.progress(100, text=f"Found {len(ss.places)} places and {len(ex.events)} events.")
 
+saved_stories = find_stories(user_stories_dir())
+if saved_stories:
+    with st.expander("…or continue a saved story: add a report to it, or correct it"):
+        pick = st.selectbox(
+            "Saved story", list(saved_stories), format_func=lambda k: saved_stories[k].title,
+            key="continue_pick",
+        )  # fmt: skip
+        if st.button("Continue this story"):
+            try:
+                chosen = load_story(saved_stories[pick].path)
+            except StoryError as exc:
+                st.error("That story has problems: fix its files first.")
+                st.code(problem_text(exc), language=None)
+            except READ_FAILURES as exc:
+                st.error(literal(f"That story cannot be read: {failure_text(exc)}"))
+            else:
+                if len(chosen.convoy) or len(chosen.fronts):
+                    # The page writes places and events only: a convoy or fronts would be lost.
+                    st.error("That story has a convoy or fronts, which this page cannot edit.")
+                else:
+                    continue_story(chosen)
+                    st.rerun()
+
 ex = ss.get("ex")
-if ex is None:
+if ss.get("places") is None:
     st.info(
         "Results appear here: the article with places, dates and figures highlighted, a map "
         "to fix places on, tables to correct, and Save."
     )
 else:
     version = ss.editor_version
-    st.markdown("##### The article")
-    st.caption(
-        "Blue: places · green: dates · orange: figures · dotted: names passed over (not placed)"
-    )
-    with st.container(height=300):
-        st.markdown(highlighted(ex), unsafe_allow_html=True)
-    missed = list(dict.fromkeys(n.text for n in passed_over(ex)))[:MAX_PASSED_SHOWN]
+    missed = []
+    if ex is not None:
+        st.markdown("##### The article")
+        st.caption(
+            "Blue: places · green: dates · orange: figures · dotted: names passed over (not placed)"
+        )
+        with st.container(height=300):
+            st.markdown(highlighted(ex), unsafe_allow_html=True)
+        missed = list(dict.fromkeys(n.text for n in passed_over(ex)))[:MAX_PASSED_SHOWN]
 
     # The map and its tools come first on the page, but are drawn after the tables (below) so
     # that they show the editor's latest edits.
@@ -452,7 +513,8 @@ else:
     events["confidence"] = events["confidence"].fillna("reported")
 
     labels = {
-        i: f"{r['date']} · {r['category']} · {r['place']}"
+        i: ("(left out) " if not r["keep"] else "")
+        + f"{r['date']} · {r['category']} · {r['place']}"
         + (f" · {clip(str(r['summary']), 50)}" if r["summary"] else "")
         for i, r in events.iterrows()
     }
@@ -485,8 +547,14 @@ else:
                 for col, box in zip(("killed", "wounded", "displaced", "missing"),
                                     (f1, f2, f3, f4), strict=True)
             }  # fmt: skip
-            if st.button("Apply to this event", key="edit_apply"):
+            a1, a2 = st.columns(2)
+            if a2.button("Leave this event out", key="edit_drop"):
                 out = events.copy()
+                out.loc[row, "keep"] = False
+                changed(places, out)
+            if a1.button("Apply to this event", key="edit_apply"):
+                out = events.copy()
+                out.at[row, "keep"] = True  # an event edited is an event kept
                 out.at[row, "category"] = category
                 out.at[row, "date"] = day
                 out.at[row, "end_date"] = end if end and end != day else None
@@ -693,14 +761,19 @@ else:
     title = st.text_input("Story title", key="story_title", placeholder="A short headline")
     summary = st.text_area("One-paragraph summary in your words", key="story_summary", height=80)
     dl_names = dict(zip(places["id"], places["name"], strict=True))
-    guess = ex.dateline.place if ex.dateline else (ss.draft_article.get("dateline") or None)
+    guess = (
+        ex.dateline.place
+        if ex is not None and ex.dateline
+        else (ss.draft_article.get("dateline") or None)
+    )
     meta = DraftMeta(
         title=title.strip() or "Untitled story",
         summary=summary.strip(),
         published=ss.published_on,
         publication=ss.sources[0]["publication"],
         url=ss.sources[0].get("url") or "",
-        dateline_place=next((i for i, n in dl_names.items() if guess and n == guess), None),
+        dateline_place=ss.get("dateline_id")
+        or next((i for i, n in dl_names.items() if guess and n == guess), None),
     )
     story_id, files, notes = story_from_draft(meta, places, events, ss.sources)
     keep_draft(places, events, title, summary)

@@ -365,6 +365,58 @@ def merge_events(events: pd.DataFrame, rows: list) -> pd.DataFrame:
     return out
 
 
+def draft_from_story(story: Story) -> tuple[pd.DataFrame, pd.DataFrame, list[dict]]:
+    """(places, events, sources) of a saved story as the New story page's tables, to add a
+    report to it or correct it; saved again, the tables give the same story back."""
+    pl = story.places
+    places = pd.DataFrame(
+        {
+            "keep": True,
+            "id": pl["id"],
+            "name": pl["name"],
+            "aliases": pl["aliases"].map(lambda v: "|".join(v) if isinstance(v, list) else ""),
+            "kind": pl["kind"],
+            "country": pl["country"],
+            "lat": pl["lat"].astype(float),
+            "lon": pl["lon"].astype(float),
+            "radius_m": pl["radius_m"].astype(int),
+            "mentions": 0,
+        },
+        columns=list(PLACE_TABLE),
+    )
+    places.index = pd.Index([f"story:{i}" for i in pl["id"]], name="_key")
+    ev = story.events
+    events = pd.DataFrame(
+        {
+            "keep": True,
+            "date": ev["date"].dt.date,
+            "end_date": [d.date() if pd.notna(d) else None for d in ev["end_date"]],
+            "place": ev["place_id"],
+            "category": ev["category"],
+            "actors": ev["actors"].map(lambda v: "|".join(v) if isinstance(v, list) else ""),
+            "summary": ev["summary"],
+            **{col: ev[col].astype("Int64") for col in FIGURES},
+            "confidence": ev["confidence"],
+            "confidence_note": ev["confidence_note"].fillna(""),
+            "source": ev["source"],
+            "sentence": "",  # the summaries are the editor's already
+        },
+        columns=list(EVENT_TABLE),
+    ).reset_index(drop=True)
+    sources = []
+    for r in story.sources.to_dict("records"):
+        day = r.get("date")
+        sources.append(
+            {
+                "id": str(r["id"]),
+                "publication": str(r["publication"]),
+                "date": day if isinstance(day, date) else date.fromisoformat(str(day)[:10]),
+                "url": r["url"] if isinstance(r.get("url"), str) else "",
+            }
+        )
+    return places, events, sources
+
+
 @dataclass(frozen=True)
 class DraftMeta:
     """What the form asks about the story as a whole."""

@@ -165,3 +165,25 @@ def test_a_second_report_is_merged_citing_both(stories):
     at.text_input(key="story_title").set_value("Two reports").run()
     next(b for b in at.button if b.label == "Save story").click().run()
     assert (stories / "two-reports" / "events.csv").exists()
+
+
+def test_continue_a_saved_story_and_add_a_report(stories):
+    first = (ROOT / "tests" / "fixtures" / "articles" / "combine_shelling_first.txt").read_text()
+    second = (ROOT / "tests" / "fixtures" / "articles" / "combine_shelling_second.txt").read_text()
+    at = extract(run_page(), first)
+    at.text_input(key="story_title").set_value("Saved first").run()
+    next(b for b in at.button if b.label == "Save story").click().run()
+    later = run_page()  # another session: the story is on disk, not in this session
+    later.selectbox(key="continue_pick").set_value("saved-first")
+    next(b for b in later.button if b.label == "Continue this story").click().run()
+    assert not later.exception, later.exception
+    assert later.text_input(key="story_title").value == "Saved first"
+    later.text_area(key="text2").set_value(second)
+    later.date_input(key="published2").set_value(date(2017, 8, 28))
+    later.text_input(key="publication2").set_value("Valley Courier")
+    next(b for b in later.button if b.label == "Add this report").click().run()
+    next(b for b in later.button if b.label == "Save story").click().run()
+    assert not later.exception, later.exception
+    assert any("Saved `saved-first`" in s.value for s in later.success)
+    events = (stories / "saved-first" / "events.csv").read_text()
+    assert "article|valley-courier" in events and "disputed" in events

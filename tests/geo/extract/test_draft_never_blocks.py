@@ -14,6 +14,7 @@ from geo.extract.draft import (
     DraftError,
     DraftMeta,
     draft_events,
+    draft_from_story,
     draft_places,
     locate_problems,
     preview,
@@ -116,3 +117,17 @@ def test_an_editors_mistake_names_its_row(gazetteer):
     assert "country" in by_table[("places", wrong)].message
     assert ("events", first_event) in by_table
     assert "summary" in by_table[("events", first_event)].message
+
+
+@pytest.mark.parametrize("name", ["wire_arsal.txt", "combine_shelling_first.txt"])
+def test_a_saved_story_comes_back_as_the_same_tables(name, gazetteer, tmp_path):
+    places, events = _draft(FIXTURES / "articles" / name, gazetteer)
+    events["summary"] = "In our own words."  # a finished story
+    story_id, files, _ = story_from_draft(META, places, events)
+    saved = save_story(tmp_path, story_id, files)
+    again_places, again_events, sources = draft_from_story(saved)
+    assert [s["id"] for s in sources] == list(saved.sources["id"])
+    meta = DraftMeta(saved.title, saved.meta["summary"], date(2020, 1, 1), "Wire")
+    _, again, _ = story_from_draft(meta, again_places, again_events, sources)
+    for part in ("places.csv", "events.csv"):  # the same rows (a saved story is date-sorted)
+        assert sorted(again[part].splitlines()) == sorted(files[part].splitlines()), part
