@@ -213,7 +213,7 @@ def search_places(name: str) -> tuple[list[dict], list[str]]:
         {"name": c.name, "lat": c.lat, "lon": c.lon, "country": c.country or "",
          "kind": c.kind, "radius_m": int(c.radius_m), "id": c.id, "population": c.population,
          "label": candidate_label(c)}
-        for c in _gazetteer().lookup(name)[:MAX_SEARCH]
+        for c in _gazetteer().search(name, MAX_SEARCH)
     ]  # fmt: skip
     warnings: list[str] = []
     if not found and _chain().online_enabled:

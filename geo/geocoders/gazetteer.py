@@ -557,6 +557,28 @@ class Gazetteer:
                 out.append((kind != exact, -(place.population or 0), i))
         return [places[i] for *_, i in sorted(out)]
 
+    def search(self, query: str, limit: int = 8) -> list[GazetteerPlace]:
+        """What an editor's search box finds for ``query``: the places ``lookup`` gives, then
+        divisions of that name at either level ("Al-Haouz" finds Morocco's Al Haouz Province,
+        which ``lookup`` leaves to a type word); a trailing type word narrows to divisions
+        ("Nineveh province"). Best first, each place once."""
+        words = query.split()
+        if len(words) > 1 and division_family(words[-1]):
+            name, kinds = " ".join(words[:-1]), [words[-1]]
+            found = []
+        else:
+            name, kinds = query, ["province", "district"]
+            found = self.lookup(query)
+        for word in kinds:
+            found += self.lookup_division(name, word)
+        seen: set[str] = set()
+        out = []
+        for place in found:
+            if place.id not in seen:
+                seen.add(place.id)
+                out.append(place)
+        return out[:limit]
+
     def _shadowed(self, row: int, story: list[GazetteerPlace]) -> bool:
         """Whether a GeoNames row is a story place again (same id, or inside its radius)."""
         if int(self._gn["ids"][row]) in self._story_gn_ids:

@@ -356,3 +356,30 @@ def test_core_name(name: str, core: str) -> None:
 )
 def test_name_modes(names, typed, qualified) -> None:
     assert build_areas.name_modes(names) == (typed, qualified)
+
+
+# -- search (the New story page's place search box) --------------------------------------------
+@pytest.mark.parametrize(
+    ("query", "country", "near", "km"),
+    [
+        ("Sinjar", "IQ", (36.32, 41.87), 60),  # a town, then its district
+        ("Nineveh province", "IQ", (36.0, 42.5), 120),  # a type word: divisions only
+        ("Dadu district", "PK", (26.73, 67.78), 80),
+    ],
+)
+def test_search_finds_towns_and_divisions(gaz: Gazetteer, query, country, near, km) -> None:
+    found = gaz.search(query)
+    assert found, query
+    assert found[0].country == country and distance_km(found[0].point, near) <= km
+    assert len({p.id for p in found}) == len(found)  # each place once
+
+
+def test_search_finds_a_division_without_its_type_word(gaz: Gazetteer) -> None:
+    # lookup() alone leaves a bare division name to a type word in the text.
+    assert not [p for p in gaz.lookup("Dadu") if p.source == "area" and p.country == "PK"]
+    assert any(p.source == "area" and p.country == "PK" for p in gaz.search("Dadu"))
+
+
+@pytest.mark.parametrize("query", ["", "Xqzvillewock", "province"])
+def test_search_finds_nothing_for_nothing(gaz: Gazetteer, query) -> None:
+    assert gaz.search(query) == []
