@@ -553,6 +553,10 @@ def _chapter_marks_html() -> str:
 
 def date_controls() -> tuple[date, date]:
     """The date slider with Play / Pause and Reset; returns the window."""
+    if story.start == story.end:
+        # A one-day story (a report's happenings of one day): a slider needs two ends.
+        st.caption(f"{DATES_LABEL}: {fmt_day(story.start)}, the story's one day")
+        return story.start, story.end
     slider_col, buttons_col = st.columns([10, 2.6], vertical_alignment="bottom")
     with slider_col:
         start, end = st.slider(

@@ -547,6 +547,18 @@ else:
                 for col, box in zip(("killed", "wounded", "displaced", "missing"),
                                     (f1, f2, f3, f4), strict=True)
             }  # fmt: skip
+            c1, c2 = st.columns([1, 3])
+            confidence = c1.selectbox(
+                "confidence", list(CONFIDENCE), key=f"edit_conf_{version}_{row}",
+                index=list(CONFIDENCE).index(ev["confidence"]) if ev["confidence"] in CONFIDENCE
+                else 0,
+            )  # fmt: skip
+            note = c2.text_input(
+                "confidence note (the other figures, when disputed)",
+                value=str(ev["confidence_note"] or ""),
+                key=f"edit_note_{version}_{row}",
+                max_chars=500,
+            )
             a1, a2 = st.columns(2)
             if a2.button("Leave this event out", key="edit_drop"):
                 out = events.copy()
@@ -559,6 +571,8 @@ else:
                 out.at[row, "date"] = day
                 out.at[row, "end_date"] = end if end and end != day else None
                 out.at[row, "place"] = where
+                out.at[row, "confidence"] = confidence
+                out.at[row, "confidence_note"] = note.strip()
                 for col, value in figures.items():
                     out.at[row, col] = pd.NA if value is None else int(value)
                 changed(places, out)

@@ -210,3 +210,24 @@ def test_charts_that_cannot_be_drawn_leave_a_note_not_a_traceback(monkeypatch, t
     assert chart_pictures(at) == []
     assert any("could not be drawn" in c.value for c in at.caption)
     assert list(at.get("component_instance"))  # the map is there all the same
+
+
+def test_a_one_day_story_opens_without_a_slider(monkeypatch, tmp_path):
+    # A report whose happenings are all of its own day: the slider's two ends would be equal.
+    from geo.extract.draft import DraftMeta, story_from_draft
+    from geo.story.load import load_story
+    from geo.story.storage import save_story
+
+    mini = load_story(FIXTURES / "mini")
+    day = mini.events["date"].min().date()
+    places = mini.places.head(1).assign(keep=True, aliases="", mentions=1)
+    events = mini.events[mini.events["place_id"] == places["id"].iloc[0]].head(1)
+    events = events.assign(keep=True, place=events["place_id"], date=day, end_date=None,
+                           actors="", sentence="")  # fmt: skip
+    _, files, _ = story_from_draft(DraftMeta("One day", "", day, "Wire"), places, events)
+    folder = tmp_path / "stories"
+    save_story(folder, "one-day", files)
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(folder))
+    at = app_run(story="one-day")
+    assert not at.slider
+    assert any("the story's one day" in c.value for c in at.caption)
