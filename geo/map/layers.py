@@ -64,6 +64,9 @@ from geo.story.timeline import (
 # Places less certain than this get a translucent circle of their radius.
 LARGE_RADIUS_M = 2000
 REGION_RADIUS_M = 50_000
+# Up to this many events the opening frame looks at which places have them (a set of ids);
+# a bigger story frames on all its places, as before, at no cost per rerun.
+FRAME_BY_EVENTS_LIMIT = 50_000
 AREA_KINDS = ("region", "area", "border", "country", "valley")
 _KEY = re.compile(r"\[(place|convoy|front):([a-z0-9-]+)\]")
 
@@ -607,6 +610,11 @@ def base_map(
     ``ONLINE_TILES`` to draw over the offline basemap; ``pinned`` (zoom, centre) is a view a link
     asked for, kept until the reader moves the map."""
     p = story.places
+    if 0 < len(story.events) <= FRAME_BY_EVENTS_LIMIT:
+        # Framed on where things happened: a place the text only mentions (the Vatican, where
+        # the Pope prayed for Goma) would pull the frame across a continent.
+        happened = p[p["id"].isin(set(story.events["place_id"]))]
+        p = happened if not happened.empty else p
     core = p[p["radius_m"] < REGION_RADIUS_M]
     if core.empty:  # a story of regions only: fit them all
         core = p

@@ -32,8 +32,12 @@ def test_a_pasted_article_full_of_markup_is_shown_as_text(stories):  # noqa: F81
     # One HTML block: no blank line (nor lone CR) can end it and let markdown through.
     assert "\n" not in body and "\r" not in body
     assert not [t for t in shown(at) if MARKUP.search(t)]
-    at.text_input(key="add_place_name").set_value("**x** [y](http://evil.example)")
-    next(b for b in at.button if b.label == "Look it up").click().run()
+    at.text_input(key="search_name").set_value("**x** [y](http://evil.example)")
+    next(b for b in at.button if b.label == "Search").click().run()
+    assert not at.exception
+    assert not [t for t in shown(at) if MARKUP.search(t) or "](http" in t]
+    # The name the search did not find is offered as a place to pin: as text again.
+    next(b for b in at.button if b.label.startswith("Add ")).click().run()
     assert not at.exception
     assert not [t for t in shown(at) if MARKUP.search(t) or "](http" in t]
 

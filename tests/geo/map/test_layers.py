@@ -448,12 +448,17 @@ def test_base_map_honours_story_map_view(tmp_path: Path):
     assert children(m, folium.map.FitBounds) == []
 
 
-def test_base_map_without_a_view_fits_the_places(story: Story):
+def test_base_map_without_a_view_fits_the_places_with_events(story: Story):
     m = base_map(story, None)
-    # Midpoint of the places' bounding box (every mini place is within 50 km).
-    assert m.location == pytest.approx([(33.89332 + 34.5624) / 2, (35.50157 + 38.28402) / 2])
+    # The places where something happened (every mini place is within 50 km); a place the
+    # story only mentions does not widen the frame.
+    happened = story.places[story.places["id"].isin(set(story.events["place_id"]))]
+    assert len(happened) < len(story.places)
+    lo = [float(happened["lat"].min()), float(happened["lon"].min())]
+    hi = [float(happened["lat"].max()), float(happened["lon"].max())]
+    assert m.location == pytest.approx([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2])
     (fit,) = children(m, folium.map.FitBounds)
-    assert fit.bounds == [[33.89332, 35.50157], [34.5624, 38.28402]]
+    assert fit.bounds == [lo, hi]
 
 
 def test_legend_is_made_by_the_maps_script_from_the_view_state(story: Story):
