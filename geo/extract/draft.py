@@ -461,8 +461,13 @@ def story_from_draft(
     kept_ids = set(kept_places["id"])
     all_kept = events[events["keep"].fillna(True).astype(bool)]
     if len(all_kept) > len(event_rows):
+        n = len(all_kept) - len(event_rows)
+        waiting = all_kept.loc[~all_kept.index.isin(event_rows), "place"]
+        names = places.set_index("id")["name"].reindex(waiting.unique()).dropna()
+        where = ", ".join(str(v) for v in names.head(5))
         notes.append(
-            f"{len(all_kept) - len(event_rows)} event(s) left out: their place is not kept."
+            f"{n} {'event' if n == 1 else 'events'} left out until {where or 'its place'} "
+            "is pinned or ticked."
         )
     ev = events.loc[event_rows].reset_index(drop=True)
     ev["date"] = pd.to_datetime(ev["date"])

@@ -99,7 +99,9 @@ def test_events_of_dropped_places_are_left_out_with_a_note(ex):
     places.loc[places["id"] == dropped, "keep"] = False
     _, files, notes = story_from_draft(DraftMeta("T", "", PUBLISHED, ""), places, events)
     n = int((events["place"] == dropped).sum())
-    assert notes == [f"{n} event(s) left out: their place is not kept."]
+    name = places.loc[places["id"] == dropped, "name"].iloc[0]
+    noun = "event" if n == 1 else "events"
+    assert notes == [f"{n} {noun} left out until {name} is pinned or ticked."]
     assert len(preview(files).events) == len(events) - n
 
 
