@@ -30,3 +30,14 @@ def test_the_preload_leaves_streamlit_folium_to_the_script():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_extractor_is_warmed_only_from_a_built_index(tmp_path, monkeypatch, gazetteer_cache):
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path / "empty"))
+    assert serve.warm_extractor() is False  # no index: nothing is built at start
+    assert not (tmp_path / "empty").exists()
+    from geo.geocoders.gazetteer import load_geonames_index
+
+    load_geonames_index(gazetteer_cache)  # what set-up (python -m geo prepare) does
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(gazetteer_cache))
+    assert serve.warm_extractor() is True
