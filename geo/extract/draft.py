@@ -183,23 +183,27 @@ def use_candidate(places: pd.DataFrame, key: str, cand: GazetteerPlace) -> pd.Da
 def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
     """The places table with one more row for a geocoded ``location`` (raw as the chain gives)."""
     raw = location.raw or {}
-    name = str(raw.get("name") or location.address.split(",")[0]).strip()
-    key = str(raw.get("id") or name)
-    if key in places.index:
-        return places
+    found = {
+        **raw,
+        "name": str(raw.get("name") or location.address.split(",")[0]).strip(),
+        "lat": location.latitude,
+        "lon": location.longitude,
+    }
+    return add_found(places, found)
+
+
+def _with_row(places: pd.DataFrame, key: str, name: str, **cells) -> pd.DataFrame:
+    """The places table with a row ``key`` for ``name`` (an id made unique) and ``cells``."""
     row = {
         "keep": True,
         "id": _unique(slugify(name, "place"), set(places["id"])),
         "name": name,
         "aliases": "",
-        "kind": _kind(str(raw.get("kind") or "town")),
-        "country": str(raw.get("country") or ""),
-        "lat": round(location.latitude, 5),
-        "lon": round(location.longitude, 5),
-        "radius_m": int(raw.get("radius_m") or 5000),
         "mentions": 0,
+        **cells,
     }
-    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+    extra = pd.DataFrame([row], index=pd.Index([key], name=places.index.name))
+    return pd.concat([places, extra.astype({"lat": float, "lon": float})])
 
 
 def add_found(places: pd.DataFrame, found: dict) -> pd.DataFrame:
@@ -208,20 +212,16 @@ def add_found(places: pd.DataFrame, found: dict) -> pd.DataFrame:
     key = str(found.get("id") or found["name"])
     if key in places.index:
         return places
-    name = " ".join(str(found["name"]).split()) or "place"
-    row = {
-        "keep": True,
-        "id": _unique(slugify(name, "place"), set(places["id"])),
-        "name": name,
-        "aliases": "",
-        "kind": _kind(str(found.get("kind") or "town")),
-        "country": str(found.get("country") or ""),
-        "lat": round(float(found["lat"]), 5),
-        "lon": round(float(found["lon"]), 5),
-        "radius_m": int(found.get("radius_m") or _UNPLACED_RADIUS_M),
-        "mentions": 0,
-    }
-    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+    return _with_row(
+        places,
+        key,
+        " ".join(str(found["name"]).split()) or "place",
+        kind=_kind(str(found.get("kind") or "town")),
+        country=str(found.get("country") or ""),
+        lat=round(float(found["lat"]), 5),
+        lon=round(float(found["lon"]), 5),
+        radius_m=int(found.get("radius_m") or _UNPLACED_RADIUS_M),
+    )
 
 
 def unplaced_place(places: pd.DataFrame, name: str) -> tuple[pd.DataFrame, str]:
@@ -234,20 +234,11 @@ def unplaced_place(places: pd.DataFrame, name: str) -> tuple[pd.DataFrame, str]:
         if str(row["name"]).casefold() == name.casefold():
             return places, key
     key = f"new:{slugify(name, 'place')}"
-    row = {
-        "keep": False,
-        "id": _unique(slugify(name, "place"), set(places["id"])),
-        "name": name,
-        "aliases": "",
-        "kind": "village",
-        "country": "",
-        "lat": None,
-        "lon": None,
-        "radius_m": _UNPLACED_RADIUS_M,
-        "mentions": 0,
-    }
-    extra = pd.DataFrame([row], index=pd.Index([key], name=places.index.name))
-    return pd.concat([places, extra.astype({"lat": float, "lon": float})]), key
+    out = _with_row(
+        places, key, name, keep=False, kind="village", country="", lat=None, lon=None,
+        radius_m=_UNPLACED_RADIUS_M,
+    )  # fmt: skip
+    return out, key
 
 
 def new_place(
@@ -269,19 +260,10 @@ def new_place(
     key = f"new:{slugify(name, 'place')}:{lat:.5f},{lon:.5f}"
     if key in places.index:
         return places
-    row = {
-        "keep": True,
-        "id": _unique(slugify(name, "place"), set(places["id"])),
-        "name": name,
-        "aliases": "",
-        "kind": _kind(kind),
-        "country": "",
-        "lat": round(float(lat), 5),
-        "lon": round(float(lon), 5),
-        "radius_m": max(0, int(radius_m)),
-        "mentions": 0,
-    }
-    return pd.concat([places, pd.DataFrame([row], index=pd.Index([key], name=places.index.name))])
+    return _with_row(
+        places, key, name, kind=_kind(kind), country="", lat=round(float(lat), 5),
+        lon=round(float(lon), 5), radius_m=max(0, int(radius_m)),
+    )  # fmt: skip
 
 
 def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
