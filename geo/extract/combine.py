@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from geo.extract.draft import unique_slug
 from geo.geometry import sphere_km
 from geo.names import normalize, slugify, split_aliases, variants
 from geo.story.load import FIGURES
@@ -52,16 +53,6 @@ def _ticked(row: pd.Series) -> bool:
     """Whether a row's ``keep`` box is ticked; a table without the column keeps every row."""
     v = row.get("keep", True)
     return not _missing(v) and bool(v)
-
-
-def _unique(base: str, taken: set[str]) -> str:
-    """``base``, else the first of ``base-2``, ``base-3``, ... not in ``taken`` (and now in it)."""
-    slug, n = base, 1
-    while slug in taken:
-        n += 1
-        slug = f"{base}-{n}"
-    taken.add(slug)
-    return slug
 
 
 def source_id(source: dict, sources: list[dict]) -> str:
@@ -179,7 +170,8 @@ def _add_places(
             ids[str(row["id"])] = str(story.at[found, "id"])
             continue
         new = row.copy()
-        new["id"] = _unique(slugify(_text(row.get("id")) or _text(row.get("name")), "place"), taken)
+        base = slugify(_text(row.get("id")) or _text(row.get("name")), "place")
+        new["id"] = unique_slug(base, taken)
         ids[str(row["id"])] = new["id"]
         added_rows.append(new)
         added_keys.append(key)

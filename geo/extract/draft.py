@@ -48,7 +48,7 @@ class DraftError(DatelineError, ValueError):
     """An edit the draft cannot take (an empty name, a point off the globe)."""
 
 
-def _unique(base: str, taken: set[str], tried: dict[str, int] | None = None) -> str:
+def unique_slug(base: str, taken: set[str], tried: dict[str, int] | None = None) -> str:
     """``base``, else the first of ``base-2``, ``base-3``, ... not in ``taken`` (and now in it).
 
     ``tried`` (kept by the caller across calls with the same ``taken``) remembers how far each
@@ -110,7 +110,7 @@ def draft_places(ex: Extraction, gazetteer=None) -> pd.DataFrame:
         rows[key] = {
             # An unplaced name waits, unticked and with no point, for the editor to pin it.
             "keep": m.placed,
-            "id": _unique(slugify(name, "place"), taken, tried),
+            "id": unique_slug(slugify(name, "place"), taken, tried),
             "name": name,
             "aliases": aliases,
             "kind": _kind(m.kind),
@@ -196,7 +196,7 @@ def _with_row(places: pd.DataFrame, key: str, name: str, **cells) -> pd.DataFram
     """The places table with a row ``key`` for ``name`` (an id made unique) and ``cells``."""
     row = {
         "keep": True,
-        "id": _unique(slugify(name, "place"), set(places["id"])),
+        "id": unique_slug(slugify(name, "place"), set(places["id"])),
         "name": name,
         "aliases": "",
         "mentions": 0,
@@ -299,10 +299,11 @@ def draft_events(ex: Extraction, places: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def disputed_note(disputed: dict[str, list[int]]) -> str:
-    """A confidence note naming every figure a report gives where it gives several."""
+def disputed_note(disputed: dict[str, list[int]], who: str = "The report") -> str:
+    """A confidence note naming every figure ``who`` gives where there are several."""
+    verb = "give" if who.endswith("s") else "gives"
     return " ".join(
-        f"The report gives {column} as {' and '.join(f'{n:,}' for n in values)}."
+        f"{who} {verb} {column} as {' and '.join(f'{n:,}' for n in values)}."
         for column, values in disputed.items()
     )
 
@@ -338,7 +339,7 @@ def merge_events(events: pd.DataFrame, rows: list) -> pd.DataFrame:
             out.at[first, col] = values[-1]
         if len(values) > 1:
             out.at[first, "confidence"] = "disputed"
-            notes.append(f"The reports give {col} as {' and '.join(f'{n:,}' for n in values)}.")
+            notes.append(disputed_note({col: values}, "The reports"))
     out.at[first, "confidence_note"] = " ".join(dict.fromkeys(notes))
     summaries = [str(v).strip() for v in part["summary"].fillna("") if str(v).strip()]
     out.at[first, "summary"] = " ".join(dict.fromkeys(summaries))
@@ -488,7 +489,7 @@ def story_from_draft(
     taken: set[str] = set()
     tried: dict[str, int] = {}
     ev["id"] = [
-        _unique(f"{d:%Y-%m-%d}-{slugify(c)}", taken, tried)
+        unique_slug(f"{d:%Y-%m-%d}-{slugify(c)}", taken, tried)
         for d, c in zip(ev["date"], ev["category"], strict=True)
     ]
     ev["place_id"] = ev["place"]

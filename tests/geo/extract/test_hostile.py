@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from geo.extract import events, extract, places, sentences, textclean
 from geo.extract.dateline import _DATELINE
-from geo.extract.draft import _unique
+from geo.extract.draft import unique_slug
 from geo.geocoders.gazetteer import Gazetteer
 from geo.geometry import sphere_km
 from geo.story.library import BUNDLED, DEFAULT_STORY
@@ -454,13 +454,13 @@ def _old_unique(base: str, taken: set[str]) -> str:
 )
 def test_unique_ids_as_before(bases: list[str], taken: set[str]) -> None:
     before, now, tried = set(taken), set(taken), {}
-    assert [_unique(b, now, tried) for b in bases] == [_old_unique(b, before) for b in bases]
+    assert [unique_slug(b, now, tried) for b in bases] == [_old_unique(b, before) for b in bases]
 
 
 def test_unique_ids_of_many_events_in_linear_work() -> None:
     taken: set[str] = set()
     tried: dict[str, int] = {}
-    work = _work(lambda: [_unique("2017-08-28-convoy", taken, tried) for _ in range(2_000)])
+    work = _work(lambda: [unique_slug("2017-08-28-convoy", taken, tried) for _ in range(2_000)])
     assert work < 50_000  # counting up from 2 for each: two million turns
 
 
