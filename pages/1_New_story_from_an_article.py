@@ -43,7 +43,10 @@ from geo.names import clip, html_text, literal
 from geo.story.drafts import (
     load_draft,
     new_draft_id,
+    prune_drafts,
     save_draft,
+    sources_from_json,
+    sources_to_json,
     tables_from_json,
     tables_to_json,
     valid_draft_id,
@@ -114,6 +117,15 @@ def _static_ready() -> None:
 
 
 _static_ready()
+
+
+@st.cache_resource
+def _old_drafts_pruned() -> int:
+    # Once per server: a draft untouched for 30 days, or a crash's temporary file, goes.
+    return prune_drafts(DRAFTS)
+
+
+_old_drafts_pruned()
 ss = st.session_state
 
 
@@ -233,11 +245,28 @@ def search_places(name: str) -> tuple[list[dict], list[str]]:
     return found, warnings
 
 
-def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
-    """Start a draft from one report: tables, sources, a fresh id in the address."""
-    places = draft_places(ex, _gazetteer())
+def open_draft(draft_id: str, **fields) -> None:
+    """Make ``draft_id`` the page's draft with ``fields`` (tables, sources, article, title…):
+    the tables' editors made anew, no search, pinning or Saved notice carried over from the
+    last draft, and its id in the address."""
     ss.update(
-        draft_id=new_draft_id(),
+        draft_id=draft_id,
+        editor_version=ss.get("editor_version", 0) + 1,
+        search=[],
+        pin_target=None,
+        just_saved=None,
+        **fields,
+    )
+    st.query_params["draft"] = draft_id
+
+
+def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
+    """Start a draft from one report."""
+    places = draft_places(ex, _gazetteer())
+    source = {"id": FIRST_SOURCE, "publication": publication or "Pasted article",
+              "date": published, "url": url}  # fmt: skip
+    open_draft(
+        new_draft_id(),
         draft_article={"text": text, "fmt": fmt, "dateline": dateline_in or ""},
         dateline_id=None,
         published_on=published,
@@ -245,29 +274,18 @@ def new_draft(text, fmt, ex, published, publication, url, dateline_in) -> None:
         places=places,
         events=draft_events(ex, places),
         candidates=place_candidates(ex),
-        sources=[
-            {
-                "id": FIRST_SOURCE,
-                "publication": publication or "Pasted article",
-                "date": published,
-                "url": url,
-            }
-        ],
-        editor_version=ss.get("editor_version", 0) + 1,
-        search=[],
-        pin_target=None,
+        sources=[source],
         saved=None,
         story_title=ss.get("story_title") or first_line(text),
     )
-    st.query_params["draft"] = ss.draft_id
 
 
 def continue_story(story) -> None:
     """Start a draft from a saved story: its tables and sources, to add a report or fix it;
     Save replaces it."""
     places, events, sources = draft_from_story(story)
-    ss.update(
-        draft_id=new_draft_id(),
+    open_draft(
+        new_draft_id(),
         draft_article={"text": "", "fmt": None, "dateline": ""},
         published_on=story.meta["dateline"]["date"],
         dateline_id=story.meta["dateline"].get("place") or None,
@@ -276,15 +294,10 @@ def continue_story(story) -> None:
         events=events,
         candidates={},
         sources=sources,
-        editor_version=ss.get("editor_version", 0) + 1,
-        search=[],
-        pin_target=None,
         saved=story.id,
-        just_saved=None,
         story_title=story.title,
         story_summary=str(story.meta.get("summary") or ""),
     )
-    st.query_params["draft"] = ss.draft_id
 
 
 def restore_draft(draft_id: str) -> bool:
@@ -296,15 +309,17 @@ def restore_draft(draft_id: str) -> bool:
         art = kept["article"]
         published = date.fromisoformat(kept["published"])
         places, events = tables_from_json(kept["tables"])
-        sources = [{**s, "date": date.fromisoformat(s["date"])} for s in kept["sources"]]
+        sources = sources_from_json(kept["sources"])
+        if not sources or len(sources) != len(kept["sources"]):
+            return False  # a source lost: the events citing it could not be saved
         ex = None  # a saved story continued has no article of its own to show
         if art["text"]:
             ex = extract(art["text"], published, dateline=art.get("dateline") or None,
                          gazetteer=_gazetteer(), fmt=art.get("fmt"))  # fmt: skip
     except (KeyError, TypeError, ValueError, DatelineError):
         return False  # a draft from another version of the page: start afresh
-    ss.update(
-        draft_id=draft_id,
+    open_draft(
+        draft_id,
         draft_article=art,
         published_on=published,
         ex=ex,
@@ -313,9 +328,6 @@ def restore_draft(draft_id: str) -> bool:
         candidates=place_candidates(ex) if ex is not None else {},
         sources=sources,
         dateline_id=kept.get("dateline_id"),
-        editor_version=ss.get("editor_version", 0) + 1,
-        search=[],
-        pin_target=None,
         saved=kept.get("saved"),
         story_title=kept.get("title", ""),
         story_summary=kept.get("summary", ""),
@@ -328,7 +340,7 @@ def keep_draft(places: pd.DataFrame, events: pd.DataFrame, title: str, summary: 
     doc = {
         "article": ss.draft_article,
         "published": ss.published_on.isoformat(),
-        "sources": [{**s, "date": s["date"].isoformat()} for s in ss.sources],
+        "sources": sources_to_json(ss.sources),
         "tables": tables_to_json(places, events),
         "title": title,
         "summary": summary,

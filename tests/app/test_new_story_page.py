@@ -60,6 +60,7 @@ def test_another_draft_never_overwrites_a_saved_story(stories):
     next(b for b in at.button if b.label == "Save story").click().run()
     before = (stories / "twice" / "events.csv").read_bytes()
     extract(at, ARTICLE)  # a new draft of the same title
+    assert not at.success, "the last draft's Saved notice stays with that draft"
     at.text_input(key="story_title").set_value("Twice").run()
     next(b for b in at.button if b.label == "Save story").click().run()
     assert any("already exists" in e.value for e in at.error)
