@@ -8,29 +8,15 @@ from __future__ import annotations
 
 import folium
 import pandas as pd
-from folium.elements import MacroElement
-from jinja2 import Template
 
 from geo.map.assets import bundle, localize
-from geo.map.layers import BASEMAP_URL, Basemap, _Map, script_json
+from geo.map.layers import BASEMAP_URL, Basemap, ScriptState, _Map
 
 
-class EditorOverlay(MacroElement):
+class EditorOverlay(ScriptState):
     """One rerun's editing layer: hands ``js/editor.js`` the handles and candidates."""
 
-    _template = Template(
-        """
-        {% macro script(this, kwargs) %}
-        if (window.dlEditor) { window.dlEditor({{ this.state_js }}); }
-        {% endmacro %}
-        """
-    )
-
-    def __init__(self, state: dict):
-        super().__init__()
-        self._name = "DatelineEditor"
-        self.state = state
-        self.state_js = script_json(state)
+    function, element_name = "dlEditor", "DatelineEditor"
 
 
 def editor_state(

@@ -660,22 +660,31 @@ def load_basemap(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-class StoryView(MacroElement):
-    """Hands the map's script what it needs after each rerun: labels, obstacles, date, framing."""
+class ScriptState(MacroElement):
+    """Hands one of the map's scripts its state after each rerun: ``window[function](state)``.
+    A subclass names the function and the element."""
 
+    function = ""
+    element_name = ""
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        if (window.dlShow) { window.dlShow({{ this.state_js }}); }
+        if (window.{{ this.function }}) { window.{{ this.function }}({{ this.state_js }}); }
         {% endmacro %}
         """
     )
 
     def __init__(self, state: dict):
         super().__init__()
-        self._name = "DatelineView"
+        self._name = self.element_name
         self.state = state
         self.state_js = script_json(state)
+
+
+class StoryView(ScriptState):
+    """Hands the map's script what it needs after each rerun: labels, obstacles, date, framing."""
+
+    function, element_name = "dlShow", "DatelineView"
 
 
 def _bounds(points: list[tuple[float, float]]) -> list[list[float]] | None:
@@ -879,22 +888,10 @@ def standalone_html(story: Story, basemap: dict | None, events: pd.DataFrame, da
     return bundle(m).get_root().render()
 
 
-class StoryWindow(MacroElement):
+class StoryWindow(ScriptState):
     """One rerun's worth of map for a story drawn in the browser: the window and the selection."""
 
-    _template = Template(
-        """
-        {% macro script(this, kwargs) %}
-        if (window.dlStory) { window.dlStory({{ this.state_js }}); }
-        {% endmacro %}
-        """
-    )
-
-    def __init__(self, state: dict):
-        super().__init__()
-        self._name = "DatelineStoryWindow"
-        self.state = state
-        self.state_js = script_json(state)
+    function, element_name = "dlStory", "DatelineStoryWindow"
 
 
 class _PaintReport(MacroElement):
