@@ -29,9 +29,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from geo.extract import events, extract, places, sentences, textclean
+from geo.extract import events, extract, sentences, textclean
 from geo.extract.dateline import _DATELINE
 from geo.extract.draft import unique_slug
+from geo.extract.places import find, resolve, settle, votes
 from geo.geocoders.gazetteer import Gazetteer
 from geo.geometry import sphere_km
 from geo.story.library import BUNDLED, DEFAULT_STORY
@@ -197,7 +198,9 @@ def test_anchor_comparisons_grow_linearly(
         count += 1
         return sphere_km(a, b)
 
-    monkeypatch.setattr(places, "sphere_km", counted)
+    # Every distance the place finder works out (its modules each import sphere_km).
+    for module in (votes, resolve, settle):
+        monkeypatch.setattr(module, "sphere_km", counted)
     work = []
     for size in (20_000, 40_000):
         count = 0
@@ -272,22 +275,22 @@ def test_shared_work_gives_the_fresh_answer(
     gazetteer: Gazetteer, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     remembered = _summary(text, gazetteer, None)
-    real_votes, real_finder = places._Votes, places._Finder
+    real_votes, real_finder = find._Votes, find._Finder
 
-    def votes(*args, **kwargs):
+    def forgetful_votes(*args, **kwargs):
         v = real_votes(*args, **kwargs)
         v.ranking_memo, v.pool_memo, v.ranked_memo = _Forgetful(), _Forgetful(), _Forgetful()
         v.anchors._answers = _Forgetful()
         return v
 
-    def finder(*args, **kwargs):
+    def forgetful_finder(*args, **kwargs):
         f = real_finder(*args, **kwargs)
         f._known, f._as_country, f._areas = _Forgetful(), _Forgetful(), _Forgetful()
         f._division_of, f._written_areas = _Forgetful(), _Forgetful()
         return f
 
-    monkeypatch.setattr(places, "_Votes", votes)
-    monkeypatch.setattr(places, "_Finder", finder)
+    monkeypatch.setattr(find, "_Votes", forgetful_votes)
+    monkeypatch.setattr(find, "_Finder", forgetful_finder)
     assert _summary(text, gazetteer, None) == remembered
 
 
@@ -304,7 +307,7 @@ def test_shared_work_gives_the_fresh_answer(
     st.sampled_from("abcdefgh"),
 )
 def test_anchor_grid_counts_like_a_scan(anchors, lat, lon, key) -> None:
-    grid = places._Anchors()
+    grid = votes._Anchors()
     points = []
     for name, dlat, dlon in anchors:
         point = (max(-90.0, min(90.0, lat + dlat)), (lon + dlon + 180) % 360 - 180)
@@ -312,8 +315,8 @@ def test_anchor_grid_counts_like_a_scan(anchors, lat, lon, key) -> None:
         points.append((name, point))
     scan = {
         k for k, p in points
-        if k != key and abs(p[0] - lat) <= places._CELL_DEG
-        and sphere_km(p, (lat, lon)) <= places.NEIGHBOUR_KM
+        if k != key and abs(p[0] - lat) <= votes._CELL_DEG
+        and sphere_km(p, (lat, lon)) <= votes.NEIGHBOUR_KM
     }  # fmt: skip
     assert grid.near((lat, lon), key) == len(scan)
     assert grid.near((lat, lon), key, 2) == min(len(scan), 2)

@@ -243,7 +243,7 @@ def test_tokenize_sentence_walk_matches_search(text: str) -> None:
     ],
 )
 def test_tokenize_drops_the_possessive_as_the_regex_does(word: str, token: str) -> None:
-    from geo.extract.places import _POSSESSIVE, tokenize
+    from geo.extract.places.tokens import _POSSESSIVE, tokenize
 
     [tok] = tokenize(word, [])
     assert tok.text == token
@@ -260,7 +260,7 @@ def test_tokenize_drops_the_possessive_as_the_regex_does(word: str, token: str) 
     ],
 )
 def test_ranking_memo_gives_the_fresh_ranking(gazetteer: Gazetteer, text: str, monkeypatch):
-    from geo.extract import places as module
+    from geo.extract.places import find as module
 
     memoised = places(text, gazetteer)
 

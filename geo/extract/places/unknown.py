@@ -1,0 +1,247 @@
+"""Names no gazetteer knows that the text uses as places ("captured Baghuz")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from geo.extract.places.recognise import _AFTER_COMMA, _POINT_KINDS, _Finder
+from geo.extract.places.records import PlaceMention
+from geo.extract.places.resolve import _ADMIN_RADIUS_M
+from geo.extract.places.tokens import _Token
+from geo.extract.places.votes import ANCHOR_RADIUS_M, _Votes
+from geo.extract.places.words import _ENGLISH_ARTICLES, WordLists
+from geo.extract.regions import CountryTable
+from geo.extract.sentences import Spans
+from geo.geocoders.gazetteer import GazetteerPlace
+from geo.names import ARTICLES, normalize
+
+# Verbs that take a place as their object: "captured Baghuz" names a place even when no
+# gazetteer knows it.
+_TAKE_VERBS = frozenset(
+    [
+        "captured", "seized", "recaptured", "retook", "entered", "besieged", "stormed",
+        "liberated", "encircled", "shelled", "bombed", "evacuated", "overran",
+        # What a hazard or an attack does to a place ("swallowed Chooralmala").
+        "hit", "struck", "swallowed", "devastated", "flooded", "submerged", "engulfed",
+        "battered", "ravaged", "buried", "destroyed", "razed", "attacked", "raided", "reached",
+        "flattened", "levelled", "leveled", "inundated", "pounded",
+    ]
+)  # fmt: skip
+# Prepositions strong enough to make an unknown name a place ("in Baghuz"); "to", "from" and
+# "at" are not ("according to Xinhua", "a letter from Uber").
+_UNKNOWN_LOCATIVE = frozenset(
+    ["in", "near", "outside", "inside", "into", "towards", "toward", "around", "across",
+     "throughout"]
+)  # fmt: skip
+# Feature words that make the name before them a place of that kind ("the al-Omar oilfield");
+# besides the place words of not_places.toml.
+_FEATURE_WORDS = frozenset({"oilfield", "field", "dam", "airbase", "refinery", "base"})
+# Endings of nationality and language words, which are no places when no gazetteer knows them.
+_ADJECTIVE_ENDINGS = ("ian", "ean", "ese", "ish", "ians", "eans", "inos", "inas", "ic")
+# An unknown name is at most this many words (a longer capitalised run is a title).
+_UNKNOWN_MAX_TOKENS = 3
+
+
+def _unknown_places(
+    text: str,
+    tokens: list[_Token],
+    found: list[PlaceMention],
+    finder: _Finder,
+    votes: _Votes,
+    countries: CountryTable,
+    dateline_key: str | None,
+    person_keys: set[str] = frozenset(),  # type: ignore[assignment]
+    *,
+    rejected: list[tuple[int, int, str]] | None = None,
+    actor_kind: Callable[[int, int], str] | None = None,
+) -> list[PlaceMention]:
+    """Names no gazetteer knows that the text uses as places: the object of "in", "near" or
+    "captured" ("captured Baghuz"), a name before a feature word ("the al-Omar oilfield"), an
+    unknown dateline place; then every other mention of the same name.
+
+    Each is left unplaced (no point), ``within`` the area the text puts it in (", Syria" after
+    it, else near the most precise town of its sentence, else the article's best-supported
+    country): for the editor to pin down, never drawn on that area's middle.
+
+    ``rejected``, when given, gets (first token, last token, reason) of the names let go,
+    ``actor_kind(start, end)`` naming the actor that holds one.
+    """
+    words = finder.words
+    busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
+    runs: list[tuple[int, int, bool]] = []  # first, last token, whether a feature word ends it
+    i = 0
+    while i < len(tokens):
+        if not tokens[i].cap and tokens[i].key not in ARTICLES:
+            i += 1  # no name starts with a lowercase word (but "al-Omar"): see _unknown_run
+            continue
+        run = _unknown_run(tokens, i, words, countries)
+        if run is None:
+            i += 1
+            continue
+        first, last = run
+        feature = (
+            last + 1 < len(tokens)
+            and tokens[last].joins_next
+            and (
+                tokens[last + 1].key in _FEATURE_WORDS or tokens[last + 1].key in words.place_words
+            )
+        )
+        runs.append((first, last + 1 if feature else last, feature))
+        i = last + 1
+    cued: set[str] = set()
+    people: set[str] = set(person_keys)  # surnames of the article's people
+    # The places found, by sentence (a scan of them all for each unknown name was quadratic).
+    by_sentence: dict[int, list[PlaceMention]] = {}
+    for p in found:
+        by_sentence.setdefault(p.sentence, []).append(p)
+    # One place per name, from its first mention that says where.
+    where: dict[str, GazetteerPlace | None] = {}
+    prev_cued: tuple[int, int] | None = None  # tokens of the last cued name
+    for first, last, feature in runs:
+        key = normalize(" ".join(t.text for t in tokens[first : last + 1 - feature]))
+        # A first name is a person unless a feature word follows ("the Omar oilfield"); a name
+        # the gazetteer knows was judged by the rules above, and is no unknown.
+        if not feature and any(t.key in words.given_names for t in tokens[first : last + 1]):
+            continue
+        if not feature and finder.gaz is not None and finder.gaz.contains(key):
+            continue
+        before = tokens[first - 1] if first > 0 else None
+        after_cue = (
+            before is not None
+            and before.sentence == tokens[first].sentence
+            and (not before.cap or before.first_in_sentence)  # "In Mathare, a Nairobi slum"
+            and (before.key in _UNKNOWN_LOCATIVE or before.key in _TAKE_VERBS)
+        )
+        nxt = tokens[last + 1] if last + 1 < len(tokens) else None
+        possessive = text[tokens[last].end : tokens[last].end + 2] in ("'s", "’s")
+        if not feature and (possessive or (nxt is not None and nxt.key in words.speech_verbs)):
+            people.add(key)  # "Trump's plan", "Lucy said": a person, in every mention
+            continue
+        # "swallowed Chooralmala and Mundakkai": a name listed after a cued one is cued too.
+        listed = (
+            prev_cued is not None
+            and prev_cued[1] + 2 == first
+            and tokens[prev_cued[1] + 1].key in ("and", "or")
+            and tokens[first].sentence == tokens[prev_cued[1]].sentence
+        )
+        if feature or after_cue or listed or key == dateline_key:
+            cued.add(key)
+            prev_cued = (first, last)
+        named = _country_after(text, tokens[last].end, countries)
+        if named is not None and key not in where:
+            where[key] = named.as_place()
+    out = []
+    for first, last, feature in runs:
+        name_last = last - 1 if feature else last
+        key = normalize(" ".join(t.text for t in tokens[first : name_last + 1]))
+        start, end = tokens[first].start, tokens[last].end
+        if rejected is None and (key not in cued or key in people):
+            continue  # the common case, decided without the checks a reason needs
+        if busy.overlaps(start, end):
+            continue  # a place, or part of one
+        # The same tests as ever, in an order that gives the most telling reason first.
+        country: GazetteerPlace | None = None
+        if (
+            key in people
+            or (not feature and any(t.key in words.given_names for t in tokens[first : last + 1]))
+            or any(k in finder.person for k in range(first, name_last + 1))
+        ):
+            why = "person"
+        elif not feature and (finder._is_blocked(start, end) and key != dateline_key):
+            why = actor_kind(start, end) if actor_kind else ""
+        elif not feature and finder.gaz is not None and finder.gaz.contains(key):
+            why = ""  # a name the gazetteer knows: the rules above judged it
+        elif key not in cued:
+            why = "unknown"
+        else:
+            if key not in where:
+                where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
+            country, why = where[key], "no country"
+        if country is None:
+            if rejected is not None and why:
+                rejected.append((first, name_last, why))
+            continue
+        written = " ".join(text[start:end].split())
+        if written.isupper() and len(written) > 3:
+            written = written.title()  # "BAGHUZ" in a dateline
+        out.append(
+            PlaceMention(
+                name=written, text=text[start:end], start=start, end=end,
+                sentence=tokens[first].sentence, lat=None, lon=None,
+                radius_m=country.radius_m, country=country.country,
+                kind="area" if feature else "village",
+                place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
+                source="unplaced", via="context", within=country,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _unknown_run(
+    tokens: list[_Token], i: int, words: WordLists, countries: CountryTable
+) -> tuple[int, int] | None:
+    """The capitalised name starting at token ``i`` ("Baghuz", "al-Omar"), if it may be one."""
+    tok = tokens[i]
+    lead_article = tok.key in ARTICLES and not tok.cap and tok.joins_next
+    if lead_article and tok.key in _ENGLISH_ARTICLES and not tok.hyphen_next:
+        return None
+    if not tok.cap and not lead_article:
+        return None
+    last = i
+    while (
+        last + 1 < len(tokens)
+        and last - i + 1 < _UNKNOWN_MAX_TOKENS
+        and tokens[last].joins_next
+        and tokens[last + 1].cap
+    ):
+        last += 1
+    if lead_article and last == i:
+        return None
+    if last + 1 < len(tokens) and tokens[last].joins_next and tokens[last + 1].cap:
+        return None  # part of a longer capitalised title
+    inner = tokens[i : last + 1]
+    names = [t for t in inner if t.key not in ARTICLES]
+    if not names or any(
+        t.key in words.stopwords or t.key in words.titles or t.key in words.speech_verbs
+        or t.key in countries.by_demonym or t.key in countries.by_key
+        for t in names
+    ):  # fmt: skip
+        return None
+    if len(names) == 1 and names[0].text.isupper() and len(names[0].text) <= 4:
+        return None  # an acronym: "SDF"
+    if len(names) == 1 and names[0].key.endswith(_ADJECTIVE_ENDINGS):
+        return None  # "Asian", "Congolese", "Filipinos": who or what, not where
+    return i, last
+
+
+def _country_after(text: str, end: int, countries: CountryTable) -> Any:
+    """The country named right after a name ("Baghuz, Syria"), if any."""
+    after = _AFTER_COMMA.match(text[end : end + 40])
+    return countries.country(after.group(1)) if after else None
+
+
+def _country_for(
+    sentence: int,
+    found: dict[int, list[PlaceMention]],
+    votes: _Votes,
+    countries: CountryTable,
+) -> GazetteerPlace | None:
+    """Where an unknown place lies when nothing names its country: near the most precise
+    town of its sentence ("Hertford Road" beside Edmonton), with a radius that holds a
+    district; else in that town's or the article's best-supported country. ``found`` holds
+    the places found, by sentence."""
+    here = [p for p in found.get(sentence, ())
+            if p.country in countries.by_iso and p.role == "place" and p.placed]  # fmt: skip
+    towns = [p for p in here if p.kind in _POINT_KINDS and p.radius_m <= ANCHOR_RADIUS_M]
+    if towns:
+        town = min(towns, key=lambda p: p.radius_m)
+        return GazetteerPlace(
+            id="", name=town.name, lat=town.lat, lon=town.lon, kind="area", country=town.country,
+            radius_m=max(town.radius_m, _ADMIN_RADIUS_M), population=None, geonames_id=None,
+            source="unplaced",
+        )  # fmt: skip
+    if here:
+        return countries.by_iso[here[0].country].as_place()
+    best = votes.best()
+    return countries.by_iso[best].as_place() if best in countries.by_iso else None
