@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from geo.extract.actors import ActorMention
 from geo.extract.places.borders import _anaphors, _border_matches
-from geo.extract.places.judge import _disqualify, _in_capitalised_run
+from geo.extract.places.judge import _judge_matches
 from geo.extract.places.match import MAX_CANDIDATES, _Match
 from geo.extract.places.passed_over import _actor_kinds, _passed_over, _reject_known
 from geo.extract.places.people import _big_place, _person_tokens
@@ -20,17 +21,18 @@ from geo.extract.places.resolve import (
     _mention,
     _near_focus,
     _resolve,
+    _stranger_mention,
     resolve_dateline,
 )
-from geo.extract.places.roles import _MODIFIER_AFTER, _PRODUCT_AFTER, _roles
+from geo.extract.places.roles import _roles
 from geo.extract.places.settle import _on_the_stretch, _settle_in_areas
-from geo.extract.places.tokens import tokenize
+from geo.extract.places.tokens import _Token, tokenize
 from geo.extract.places.unknown import _unknown_places
 from geo.extract.places.votes import ANCHOR_RADIUS_M, _Votes
 from geo.extract.places.words import WordLists, load_word_lists
 from geo.extract.regions import CountryTable, load_countries
 from geo.extract.sentences import Sentence
-from geo.geocoders.gazetteer import Gazetteer
+from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import normalize
 
 # How a mention was found, by pass-one kind (plain names: "name").
@@ -90,59 +92,11 @@ def find_places(
     countries = countries or load_countries()
     tokens = tokenize(text, sentences)
     blocked = _blocked_spans(text, actors or [])
-    dateline_match: _Match | None = None
-    if dateline is not None:
-        name, d_start, d_end = dateline
-        if d_start is not None and d_end is not None:
-            blocked.append((d_start, d_end))
-        candidates = resolve_dateline(name, gazetteer, countries)
-        if candidates:
-            dateline_match = _Match(-1, -1, -1 if d_start is None else d_start,
-                                    -1 if d_end is None else d_end, normalize(name), candidates,
-                                    "dateline")  # fmt: skip
-    person = _person_tokens(
-        tokens, words, lambda key: _big_place(gazetteer, countries, key), text,
-        longest_place=max(countries.max_tokens, gazetteer.max_name_tokens if gazetteer else 0),
-    )  # fmt: skip
-    # Surnames: the last word of each person's name.
-    person_keys = {tokens[k].key for k in person if k + 1 not in person}
+    dateline_match = _dateline_match(dateline, gazetteer, countries, blocked)
+    person, person_keys = _people(text, tokens, words, gazetteer, countries)
     finder = _Finder(text, tokens, gazetteer, countries, words, blocked, person)
-    borders = _border_matches(text, tokens, finder, countries)
-    borders += [
-        w for w in _written_matches(text, tokens, gazetteer, countries)
-        if not any(w.start < b.end and b.start < w.end for b in borders)
-    ]  # fmt: skip
-    finder.blocked = blocked + [(b.start, b.end) for b in borders]
-    matches = sorted(borders + finder.scan(), key=lambda m: m.start)
-    matches = sorted(matches + _anaphors(text, tokens, matches), key=lambda m: m.start)
-
-    mid_keys = {
-        m.key for m in matches if m.first != m.last or not tokens[m.first].first_in_sentence
-    }
-    for m in matches:
-        m.boost, m.boost_division = _qualifier_boost(text, m, countries, gazetteer, finder)
-        target = m.base if m.base is not None else m
-        after = text[m.end : m.end + 16]
-        if m.kind == "demonym" and not demonyms:
-            m.reasons = ["demonym"]
-        elif _PRODUCT_AFTER.match(after) and not text[m.end - 1 : m.end].isdigit():
-            m.reasons = ["product"]  # "Mi-35", "F-16": a model, and no vote for its country
-        elif _MODIFIER_AFTER.match(after):
-            m.modifier = True  # "US-led": who leads, not where; no vote, and off the map
-        elif (
-            target.kind == "country"
-            and m.kind != "qualifier"
-            and _in_capitalised_run(tokens, target, words, qualified=True)
-        ):
-            # The name opens a longer title: "Georgia Stevens", "United States Geological
-            # Survey" (a word before it, as in "Air France", is not checked: lists and
-            # headlines put capitalised words before countries too).
-            m.reasons = ["title"]
-        elif target.kind in ("geonames", "area") and not target.written:
-            m.reasons = _disqualify(
-                target, tokens, words, person_keys, mid_keys, person,
-                qualified=m.kind == "qualifier",
-            )  # fmt: skip
+    matches = _pass_one(finder, blocked)
+    _judge_matches(finder, matches, person_keys, demonyms)
     if dateline_match is not None and dateline_match.end >= 0:
         dateline_match.boost, dateline_match.boost_division = _qualifier_boost(
             text, dateline_match, countries, gazetteer, finder
@@ -151,56 +105,13 @@ def find_places(
     _countries_in_lists(text, matches)
     votes = _Votes(matches, tokens, countries, dateline_match, finder.areas)
     near = _near_focus(gazetteer)
-    # Two passes: the places chosen first anchor the second choice ("London" near St. Thomas,
-    # Ontario is London, Ontario).
-    for m in [*matches, *([dateline_match] if dateline_match else [])]:
-        if m.reasons:
-            continue
-        first, _ = (
-            (_ranked(m, votes, near)[0], None) if m.kind == "dateline"
-            else _resolve(m, votes, countries, near)
-        )  # fmt: skip
-        if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
-            votes.add_anchor(m.key, first)
-
-    out: list[PlaceMention] = []
+    _anchor_first_choices(matches, dateline_match, votes, countries, near)
     # Rejected names as (first token, last token, reason), turned into records at the end.
     rejected: list[tuple[int, int, str]] | None = [] if passed_over is not None else None
-    if dateline_match is not None and dateline is not None:
-        ranked = _ranked(dateline_match, votes, near)
-        place = ranked[0]
-        start = dateline_match.start if dateline_match.start >= 0 else None
-        end = dateline_match.end if dateline_match.end >= 0 else None
-        written = text[start:end] if start is not None and end is not None else dateline[0]
-        out.append(
-            PlaceMention(place.name, written, start, end, 0, place.lat, place.lon,
-                         place.radius_m, place.country, place.kind, place.id, place.source,
-                         "dateline", tuple(ranked[:MAX_CANDIDATES]))
-        )  # fmt: skip
-    for m in matches:
-        if m.reasons:
-            if rejected is not None:
-                _reject_known(m, m.reasons, rejected)
-            continue
-        place, ranked = _resolve(m, votes, countries, near)
-        if place is None and rejected is not None:
-            _reject_known(m, ["unsupported"], rejected)
-        if place is not None and _local_stranger(m, place, tokens, votes):
-            # "the Karama neighbourhood" in a report on Mosul is no town of the Emirates: a
-            # part of a town named in a country the article never names is left unplaced.
-            within = countries.by_iso.get(votes.best() or "")
-            out.append(replace(
-                _mention(text, m, place, tokens[m.first].sentence, "context", ranked),
-                name=text[m.start : m.end], lat=None, lon=None, kind="area",
-                place_id="unplaced:" + normalize(text[m.start : m.end]).replace(" ", "-"),
-                source="unplaced", within=within.as_place() if within else None,
-                country=within.iso2 if within else "",
-            ))  # fmt: skip
-            continue
-        if place is not None:
-            via = _VIA.get(m.kind, "name")
-            mention = _mention(text, m, place, tokens[m.first].sentence, via, ranked)
-            out.append(replace(mention, role="modifier") if m.modifier else mention)
+    out: list[PlaceMention] = []
+    if dateline is not None and dateline_match is not None:
+        out.append(_dateline_mention(text, dateline_match, dateline[0], votes, near))
+    out += _known_mentions(finder, matches, votes, near, rejected)
     if unknown:
         dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
         out += _unknown_places(
@@ -212,3 +123,121 @@ def find_places(
     if passed_over is not None and rejected is not None:
         passed_over += _passed_over(text, tokens, rejected, words)
     return _roles(text, _on_the_stretch(_settle_in_areas(out)))
+
+
+def _people(
+    text: str,
+    tokens: list[_Token],
+    words: WordLists,
+    gazetteer: Gazetteer | None,
+    countries: CountryTable,
+) -> tuple[set[int], set[str]]:
+    """The tokens of people's names, and their surnames (the last word of each name)."""
+    person = _person_tokens(
+        tokens, words, lambda key: _big_place(gazetteer, countries, key), text,
+        longest_place=max(countries.max_tokens, gazetteer.max_name_tokens if gazetteer else 0),
+    )  # fmt: skip
+    return person, {tokens[k].key for k in person if k + 1 not in person}
+
+
+def _dateline_match(
+    dateline: tuple[str, int | None, int | None] | None,
+    gazetteer: Gazetteer | None,
+    countries: CountryTable,
+    blocked: list[tuple[int, int]],
+) -> _Match | None:
+    """The dateline place as a match (its span -1 when not in the text), if any gazetteer or
+    the country table knows it; its span joins ``blocked``."""
+    if dateline is None:
+        return None
+    name, d_start, d_end = dateline
+    if d_start is not None and d_end is not None:
+        blocked.append((d_start, d_end))
+    candidates = resolve_dateline(name, gazetteer, countries)
+    if not candidates:
+        return None
+    return _Match(-1, -1, -1 if d_start is None else d_start, -1 if d_end is None else d_end,
+                  normalize(name), candidates, "dateline")  # fmt: skip
+
+
+def _pass_one(finder: _Finder, blocked: list[tuple[int, int]]) -> list[_Match]:
+    """Every known name in text order: borders and written abbreviations first (no other name
+    is read inside them), then the finder's scan, then "the border" after a border."""
+    text, tokens, gazetteer, countries = finder.text, finder.tokens, finder.gaz, finder.countries
+    borders = _border_matches(text, tokens, finder, countries)
+    borders += [
+        w for w in _written_matches(text, tokens, gazetteer, countries)
+        if not any(w.start < b.end and b.start < w.end for b in borders)
+    ]  # fmt: skip
+    finder.blocked = blocked + [(b.start, b.end) for b in borders]
+    matches = sorted(borders + finder.scan(), key=lambda m: m.start)
+    return sorted(matches + _anaphors(text, tokens, matches), key=lambda m: m.start)
+
+
+def _anchor_first_choices(
+    matches: list[_Match],
+    dateline: _Match | None,
+    votes: _Votes,
+    countries: CountryTable,
+    near: Callable[[GazetteerPlace], bool] | None,
+) -> None:
+    """The first of two passes: the places chosen first anchor the second choice ("London"
+    near St. Thomas, Ontario is London, Ontario)."""
+    for m in [*matches, *([dateline] if dateline else [])]:
+        if m.reasons:
+            continue
+        first, _ = (
+            (_ranked(m, votes, near)[0], None) if m.kind == "dateline"
+            else _resolve(m, votes, countries, near)
+        )  # fmt: skip
+        if first is not None and first.radius_m <= ANCHOR_RADIUS_M:
+            votes.add_anchor(m.key, first)
+
+
+def _dateline_mention(
+    text: str,
+    m: _Match,
+    name: str,
+    votes: _Votes,
+    near: Callable[[GazetteerPlace], bool] | None,
+) -> PlaceMention:
+    """The dateline place, candidates best first; written ``name`` (as the caller gave it) when
+    the text does not hold it."""
+    ranked = _ranked(m, votes, near)
+    place = ranked[0]
+    start = m.start if m.start >= 0 else None
+    end = m.end if m.end >= 0 else None
+    written = text[start:end] if start is not None and end is not None else name
+    return PlaceMention(place.name, written, start, end, 0, place.lat, place.lon,
+                        place.radius_m, place.country, place.kind, place.id, place.source,
+                        "dateline", tuple(ranked[:MAX_CANDIDATES]))  # fmt: skip
+
+
+def _known_mentions(
+    finder: _Finder,
+    matches: list[_Match],
+    votes: _Votes,
+    near: Callable[[GazetteerPlace], bool] | None,
+    rejected: list[tuple[int, int, str]] | None,
+) -> list[PlaceMention]:
+    """The second pass: each match the verdicts kept, resolved; ``rejected`` (when given)
+    notes the others."""
+    text, tokens, countries = finder.text, finder.tokens, finder.countries
+    out: list[PlaceMention] = []
+    for m in matches:
+        if m.reasons:
+            if rejected is not None:
+                _reject_known(m, m.reasons, rejected)
+            continue
+        place, ranked = _resolve(m, votes, countries, near)
+        if place is None:
+            if rejected is not None:
+                _reject_known(m, ["unsupported"], rejected)
+            continue
+        sentence = tokens[m.first].sentence
+        if _local_stranger(m, place, tokens, votes):
+            out.append(_stranger_mention(text, m, place, sentence, ranked, votes, countries))
+            continue
+        mention = _mention(text, m, place, sentence, _VIA.get(m.kind, "name"), ranked)
+        out.append(replace(mention, role="modifier") if m.modifier else mention)
+    return out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from geo.extract.places.match import MAX_CANDIDATES, _Match, _population
+from geo.extract.places.recognise import _Finder, _qualifier_boost
+from geo.extract.places.roles import _MODIFIER_AFTER, _PRODUCT_AFTER
 from geo.extract.places.tokens import _Token
 from geo.extract.places.words import _ENGLISH_ARTICLES, _LOCATIVE, WordLists
 from geo.extract.regions import QUALIFIERS
@@ -147,3 +149,39 @@ def _disqualify(
         if _population(top) < MIN_POP_SENTENCE_START or normalize(top.name) != key:
             reasons.append("sentence-start")
     return reasons
+
+
+def _judge_matches(
+    finder: _Finder, matches: list[_Match], person_keys: set[str], demonyms: bool
+) -> None:
+    """Each match's verdict: the country written after it ("Paris, Texas"), and why it is no
+    place here (``reasons``) or names who, not where (``modifier``). ``person_keys`` are the
+    article's surnames; ``demonyms`` keeps "Turkish" as a mention of the country."""
+    text, tokens, words = finder.text, finder.tokens, finder.words
+    mid_keys = {
+        m.key for m in matches if m.first != m.last or not tokens[m.first].first_in_sentence
+    }
+    for m in matches:
+        m.boost, m.boost_division = _qualifier_boost(text, m, finder.countries, finder.gaz, finder)
+        target = m.base if m.base is not None else m
+        after = text[m.end : m.end + 16]
+        if m.kind == "demonym" and not demonyms:
+            m.reasons = ["demonym"]
+        elif _PRODUCT_AFTER.match(after) and not text[m.end - 1 : m.end].isdigit():
+            m.reasons = ["product"]  # "Mi-35", "F-16": a model, and no vote for its country
+        elif _MODIFIER_AFTER.match(after):
+            m.modifier = True  # "US-led": who leads, not where; no vote, and off the map
+        elif (
+            target.kind == "country"
+            and m.kind != "qualifier"
+            and _in_capitalised_run(tokens, target, words, qualified=True)
+        ):
+            # The name opens a longer title: "Georgia Stevens", "United States Geological
+            # Survey" (a word before it, as in "Air France", is not checked: lists and
+            # headlines put capitalised words before countries too).
+            m.reasons = ["title"]
+        elif target.kind in ("geonames", "area") and not target.written:
+            m.reasons = _disqualify(
+                target, tokens, words, person_keys, mid_keys, finder.person,
+                qualified=m.kind == "qualifier",
+            )  # fmt: skip

@@ -45,10 +45,20 @@ def _person_tokens(
     ``speaks_for_place(key)`` tells names that speak as places ("Baghdad says") from people;
     ``longest_place``, when given, is the most words a key it says yes to has.
     """
+    person = _aged_or_quoted(tokens, words, speaks_for_place, text) if text else set()
+    return (
+        person
+        | _titled(tokens, words, speaks_for_place)
+        | _speakers(tokens, words, speaks_for_place, longest_place)
+    )
+
+
+def _titled(
+    tokens: list[_Token], words: WordLists, speaks_for_place: Callable[[str], bool]
+) -> set[int]:
+    """The capitalised words after a title or a first name ("President Bashar al-Assad")."""
     person: set[int] = set()
     n = len(tokens)
-    if text:
-        person |= _aged_or_quoted(tokens, words, speaks_for_place, text)
     for i, tok in enumerate(tokens):
         starts_name = tok.key in words.titles or (tok.cap and tok.key in words.given_names)
         if not starts_name or not tok.joins_next:
@@ -69,10 +79,22 @@ def _person_tokens(
             j += 1
         if tok.key in words.given_names and j > i + 1:
             person.add(i)
-    # "Nasrallah said": a capitalised run right before a speech verb, unless it follows "in".
-    # A long run is not walked or read again from each of its speech verbs ("Ali Said Ali Said
-    # ..." was quadratic): run starts are remembered, and a long run's authorities and name
-    # words come from running counts.
+    return person
+
+
+def _speakers(
+    tokens: list[_Token],
+    words: WordLists,
+    speaks_for_place: Callable[[str], bool],
+    longest_place: int | None,
+) -> set[int]:
+    """ "Nasrallah said": a capitalised run right before a speech verb, unless it follows "in".
+
+    A long run is not walked or read again from each of its speech verbs ("Ali Said Ali Said
+    ..." was quadratic): run starts are remembered, and a long run's authorities and name
+    words come from running counts.
+    """
+    person: set[int] = set()
     starts: dict[int, int] = {}
     counts: dict[str, list[int]] = {}
 
@@ -83,8 +105,7 @@ def _person_tokens(
 
     added = (0, -1)  # the last range put in ``person`` here, first and last index
     for i, tok in enumerate(tokens[:-1]):
-        nxt = tokens[i + 1]
-        if not (tok.cap and tok.joins_next and nxt.key in words.speech_verbs):
+        if not (tok.cap and tok.joins_next and tokens[i + 1].key in words.speech_verbs):
             continue
         # "Springfield Mayor John Smith said": the name starts after the title, not before it.
         k = _run_start(tokens, i, words, starts)

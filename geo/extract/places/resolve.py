@@ -18,6 +18,7 @@ from geo.extract.places.votes import (
 from geo.extract.regions import CountryTable, border_place, directional_place
 from geo.geocoders.gazetteer import FAR_KM, Gazetteer, GazetteerPlace
 from geo.geometry import sphere_km
+from geo.names import normalize
 
 # An area around a town named after it is at least this wide.
 _ADMIN_RADIUS_M = 50_000
@@ -80,6 +81,28 @@ def _mention(
         via=via,
         candidates=tuple((ranked or m.candidates)[:MAX_CANDIDATES]),
     )
+
+
+def _stranger_mention(
+    text: str,
+    m: _Match,
+    place: GazetteerPlace,
+    sentence: int,
+    ranked: list[GazetteerPlace],
+    votes: _Votes,
+    countries: CountryTable,
+) -> PlaceMention:
+    """ "the Karama neighbourhood" in a report on Mosul is no town of the Emirates: a part of a
+    town named in a country the article never names (see _local_stranger) is left unplaced,
+    within the article's best-supported country."""
+    within = countries.by_iso.get(votes.best() or "")
+    return replace(
+        _mention(text, m, place, sentence, "context", ranked),
+        name=text[m.start : m.end], lat=None, lon=None, kind="area",
+        place_id="unplaced:" + normalize(text[m.start : m.end]).replace(" ", "-"),
+        source="unplaced", within=within.as_place() if within else None,
+        country=within.iso2 if within else "",
+    )  # fmt: skip
 
 
 def _area_around(place: GazetteerPlace, word: str) -> GazetteerPlace:

@@ -67,9 +67,44 @@ def _unknown_places(
     ``rejected``, when given, gets (first token, last token, reason) of the names let go,
     ``actor_kind(start, end)`` naming the actor that holds one.
     """
-    words = finder.words
     busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
-    runs: list[tuple[int, int, bool]] = []  # first, last token, whether a feature word ends it
+    runs = _unknown_runs(tokens, finder.words, countries)
+    cued, people, where = _cues(text, tokens, runs, finder, countries, dateline_key, person_keys)
+    # The places found, by sentence (a scan of them all for each unknown name was quadratic).
+    by_sentence: dict[int, list[PlaceMention]] = {}
+    for p in found:
+        by_sentence.setdefault(p.sentence, []).append(p)
+    out = []
+    for first, last, feature in runs:
+        name_last = last - 1 if feature else last
+        key = normalize(" ".join(t.text for t in tokens[first : name_last + 1]))
+        start, end = tokens[first].start, tokens[last].end
+        if rejected is None and (key not in cued or key in people):
+            continue  # the common case, decided without the checks a reason needs
+        if busy.overlaps(start, end):
+            continue  # a place, or part of one
+        why = _why_not((first, last, feature), key, tokens, finder, dateline_key, people, cued)
+        if why == _ACTOR:
+            why = actor_kind(start, end) if actor_kind else ""
+        country: GazetteerPlace | None = None
+        if why is None:
+            if key not in where:
+                where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
+            country, why = where[key], "no country"
+        if country is None:
+            if rejected is not None and why:
+                rejected.append((first, name_last, why))
+            continue
+        out.append(_unplaced(text, tokens, first, last, feature, country))
+    return out
+
+
+def _unknown_runs(
+    tokens: list[_Token], words: WordLists, countries: CountryTable
+) -> list[tuple[int, int, bool]]:
+    """The names that may be unknown places: first and last token, and whether a feature word
+    ends the run ("the al-Omar oilfield")."""
+    runs: list[tuple[int, int, bool]] = []
     i = 0
     while i < len(tokens):
         if not tokens[i].cap and tokens[i].key not in ARTICLES:
@@ -89,13 +124,24 @@ def _unknown_places(
         )
         runs.append((first, last + 1 if feature else last, feature))
         i = last + 1
+    return runs
+
+
+def _cues(
+    text: str,
+    tokens: list[_Token],
+    runs: list[tuple[int, int, bool]],
+    finder: _Finder,
+    countries: CountryTable,
+    dateline_key: str | None,
+    person_keys: set[str],
+) -> tuple[set[str], set[str], dict[str, GazetteerPlace | None]]:
+    """What the words around the runs say of their names: the names some mention is cued as a
+    place, the names of people (``person_keys``, the article's surnames, and more), and the
+    country written after a mention (", Syria"), one per name from its first."""
+    words = finder.words
     cued: set[str] = set()
-    people: set[str] = set(person_keys)  # surnames of the article's people
-    # The places found, by sentence (a scan of them all for each unknown name was quadratic).
-    by_sentence: dict[int, list[PlaceMention]] = {}
-    for p in found:
-        by_sentence.setdefault(p.sentence, []).append(p)
-    # One place per name, from its first mention that says where.
+    people: set[str] = set(person_keys)
     where: dict[str, GazetteerPlace | None] = {}
     prev_cued: tuple[int, int] | None = None  # tokens of the last cued name
     for first, last, feature in runs:
@@ -106,13 +152,6 @@ def _unknown_places(
             continue
         if not feature and finder.gaz is not None and finder.gaz.contains(key):
             continue
-        before = tokens[first - 1] if first > 0 else None
-        after_cue = (
-            before is not None
-            and before.sentence == tokens[first].sentence
-            and (not before.cap or before.first_in_sentence)  # "In Mathare, a Nairobi slum"
-            and (before.key in _UNKNOWN_LOCATIVE or before.key in _TAKE_VERBS)
-        )
         nxt = tokens[last + 1] if last + 1 < len(tokens) else None
         possessive = text[tokens[last].end : tokens[last].end + 2] in ("'s", "’s")
         if not feature and (possessive or (nxt is not None and nxt.key in words.speech_verbs)):
@@ -125,57 +164,75 @@ def _unknown_places(
             and tokens[prev_cued[1] + 1].key in ("and", "or")
             and tokens[first].sentence == tokens[prev_cued[1]].sentence
         )
-        if feature or after_cue or listed or key == dateline_key:
+        if feature or _after_cue(tokens, first) or listed or key == dateline_key:
             cued.add(key)
             prev_cued = (first, last)
         named = _country_after(text, tokens[last].end, countries)
         if named is not None and key not in where:
             where[key] = named.as_place()
-    out = []
-    for first, last, feature in runs:
-        name_last = last - 1 if feature else last
-        key = normalize(" ".join(t.text for t in tokens[first : name_last + 1]))
-        start, end = tokens[first].start, tokens[last].end
-        if rejected is None and (key not in cued or key in people):
-            continue  # the common case, decided without the checks a reason needs
-        if busy.overlaps(start, end):
-            continue  # a place, or part of one
-        # The same tests as ever, in an order that gives the most telling reason first.
-        country: GazetteerPlace | None = None
-        if (
-            key in people
-            or (not feature and any(t.key in words.given_names for t in tokens[first : last + 1]))
-            or any(k in finder.person for k in range(first, name_last + 1))
-        ):
-            why = "person"
-        elif not feature and (finder._is_blocked(start, end) and key != dateline_key):
-            why = actor_kind(start, end) if actor_kind else ""
-        elif not feature and finder.gaz is not None and finder.gaz.contains(key):
-            why = ""  # a name the gazetteer knows: the rules above judged it
-        elif key not in cued:
-            why = "unknown"
-        else:
-            if key not in where:
-                where[key] = _country_for(tokens[first].sentence, by_sentence, votes, countries)
-            country, why = where[key], "no country"
-        if country is None:
-            if rejected is not None and why:
-                rejected.append((first, name_last, why))
-            continue
-        written = " ".join(text[start:end].split())
-        if written.isupper() and len(written) > 3:
-            written = written.title()  # "BAGHUZ" in a dateline
-        out.append(
-            PlaceMention(
-                name=written, text=text[start:end], start=start, end=end,
-                sentence=tokens[first].sentence, lat=None, lon=None,
-                radius_m=country.radius_m, country=country.country,
-                kind="area" if feature else "village",
-                place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
-                source="unplaced", via="context", within=country,
-            )
-        )  # fmt: skip
-    return out
+    return cued, people, where
+
+
+def _after_cue(tokens: list[_Token], first: int) -> bool:
+    """Whether a word before the name in its sentence makes it a place ("in", "captured")."""
+    before = tokens[first - 1] if first > 0 else None
+    return (
+        before is not None
+        and before.sentence == tokens[first].sentence
+        and (not before.cap or before.first_in_sentence)  # "In Mathare, a Nairobi slum"
+        and (before.key in _UNKNOWN_LOCATIVE or before.key in _TAKE_VERBS)
+    )
+
+
+# _why_not's answer for a name inside an actor: the actor's kind is the reason.
+_ACTOR = "actor"
+
+
+def _why_not(
+    run: tuple[int, int, bool],
+    key: str,
+    tokens: list[_Token],
+    finder: _Finder,
+    dateline_key: str | None,
+    people: set[str],
+    cued: set[str],
+) -> str | None:
+    """Why a run is no unknown place: "person", _ACTOR, "unknown", or "" (a name the
+    gazetteer knows, which the rules of pass one judged); None when it is one."""
+    first, last, feature = run
+    name_last = last - 1 if feature else last
+    start, end = tokens[first].start, tokens[last].end
+    given_names = finder.words.given_names
+    # The same tests as ever, in an order that gives the most telling reason first.
+    if (
+        key in people
+        or (not feature and any(t.key in given_names for t in tokens[first : last + 1]))
+        or any(k in finder.person for k in range(first, name_last + 1))
+    ):
+        return "person"
+    if not feature and (finder._is_blocked(start, end) and key != dateline_key):
+        return _ACTOR
+    if not feature and finder.gaz is not None and finder.gaz.contains(key):
+        return ""
+    return "unknown" if key not in cued else None
+
+
+def _unplaced(
+    text: str, tokens: list[_Token], first: int, last: int, feature: bool, country: GazetteerPlace
+) -> PlaceMention:
+    """An unknown place: no point, ``within`` the area the text puts it in."""
+    start, end = tokens[first].start, tokens[last].end
+    written = " ".join(text[start:end].split())
+    if written.isupper() and len(written) > 3:
+        written = written.title()  # "BAGHUZ" in a dateline
+    return PlaceMention(
+        name=written, text=text[start:end], start=start, end=end,
+        sentence=tokens[first].sentence, lat=None, lon=None,
+        radius_m=country.radius_m, country=country.country,
+        kind="area" if feature else "village",
+        place_id="unplaced:" + normalize(text[start:end]).replace(" ", "-"),
+        source="unplaced", via="context", within=country,
+    )  # fmt: skip
 
 
 def _unknown_run(

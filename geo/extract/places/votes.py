@@ -194,27 +194,38 @@ class _Votes:
         for m in [*matches, *([dateline] if dateline else [])]:
             if m.modifier or (m.reasons and m.reasons[0] == "product"):
                 continue
-            for country, weight in _contribution(m, areas_of).items():
-                self.total[country] += weight
-                self.own.setdefault(m.key, Counter())[country] += weight
-            target = m.base or m
-            if target.kind == "area" and not m.reasons:
-                # The first area of the name, even when towns of that name come before it
-                # ("California" is also a village in Pennsylvania).
-                areas = (
-                    areas_of(target.candidates) if areas_of
-                    else [p for p in target.candidates if p.source == "area"]
-                )  # fmt: skip
-                for p in areas[:1]:
-                    if p.division:
-                        self.divisions.setdefault(p.division, set()).add(m.key)
-                        sentence = tokens[m.first].sentence if m.first >= 0 else 0
-                        by_sentence = self.division_sentences.setdefault(p.country, {})
-                        by_sentence.setdefault(sentence, set()).add(m.key)
-            if m.boost_division:
-                self.divisions.setdefault(m.boost_division, set()).add("")
+            self._count(m, areas_of)
+        self._count_words(countries)
+
+    def _count(
+        self, m: _Match, areas_of: Callable[[list[GazetteerPlace]], list[GazetteerPlace]] | None
+    ) -> None:
+        """One name's votes, and the first-level division it names or is written with."""
+        for country, weight in _contribution(m, areas_of).items():
+            self.total[country] += weight
+            self.own.setdefault(m.key, Counter())[country] += weight
+        target = m.base or m
+        if target.kind == "area" and not m.reasons:
+            # The first area of the name, even when towns of that name come before it
+            # ("California" is also a village in Pennsylvania).
+            areas = (
+                areas_of(target.candidates) if areas_of
+                else [p for p in target.candidates if p.source == "area"]
+            )  # fmt: skip
+            for p in areas[:1]:
+                if p.division:
+                    self.divisions.setdefault(p.division, set()).add(m.key)
+                    sentence = self.tokens[m.first].sentence if m.first >= 0 else 0
+                    by_sentence = self.division_sentences.setdefault(p.country, {})
+                    by_sentence.setdefault(sentence, set()).add(m.key)
+        if m.boost_division:
+            self.divisions.setdefault(m.boost_division, set()).add("")
+
+    def _count_words(self, countries: CountryTable) -> None:
+        """A vote for each capitalised demonym ("Syrian") for its country, and for each US
+        state's name for the US."""
         states = us_state_names()
-        for tok in tokens:
+        for tok in self.tokens:
             if not tok.cap:
                 continue
             demonym = countries.by_demonym.get(tok.key)
