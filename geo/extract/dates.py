@@ -359,75 +359,38 @@ def units_before(day: date, count: int, unit: str) -> date:
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
+_Resolved = tuple[date, date, Granularity, DateKind]
+
+
 def _resolve(
     kind: str, m: re.Match[str], text: str, published: date, sentence: Sentence | None
-) -> tuple[date, date, Granularity, DateKind] | None:
+) -> _Resolved | None:
     """Dates of one pattern match, or None when it names no real date."""
     g = m.groupdict()
     floor = sentence.start if sentence else 0
     ceiling = sentence.end if sentence else len(text)
-    if kind == "iso":
-        try:
-            day = date(int(g["year"]), int(g["mon"]), int(g["day"]))
-        except ValueError:
-            return None
-        return day, day, "day", "absolute"
-    if kind in ("month_day", "day_month"):
-        month, dom = month_number(g["month"]), int(g["day"])
-        if g.get("year"):
-            try:
-                day = date(int(g["year"]), month, dom)
-            except ValueError:
-                return None
-        else:
-            found = nearest_year(month, dom, published)
-            if found is None:
-                return None
-            day = found
-        return day, day, "day", "absolute"
-    if kind == "part_month":
-        month = month_number(g["month"])
-        tense = clause_tense(text, floor, m.start(), m.end(), ceiling)
-        year = int(g["year"]) if g.get("year") else _year_for_month(month, published, tense)
-        first, last = _part_of_month(g["part"], year, month)
-        return first, last, "span", "month"
-    if kind in ("month_year", "month"):
-        month = month_number(g["month"])
-        tense = clause_tense(text, floor, m.start(), m.end(), ceiling)
-        year = int(g["year"]) if g.get("year") else _year_for_month(month, published, tense)
-        first, last = month_range(year, month)
-        return first, last, "month", "month"
+
+    def tense() -> Tense:
+        return clause_tense(text, floor, m.start(), m.end(), ceiling)
+
+    if kind in ("iso", "month_day", "day_month"):
+        return _absolute(kind, g, published)
+    if kind in ("part_month", "month_year", "month"):
+        return _month(kind, g, tense(), published)
     if kind == "weekday":
-        tense = clause_tense(text, floor, m.start(), m.end(), ceiling)
-        day = resolve_weekday(WEEKDAYS.index(g["weekday"]), published, tense, g.get("qual"))
+        day = resolve_weekday(WEEKDAYS.index(g["weekday"]), published, tense(), g.get("qual"))
         return day, day, "day", "weekday"
     if kind == "word":
-        word = g["word"].lower()
-        if word == "overnight":
-            # The night before the report: it straddles two days.
-            return published - timedelta(days=1), published, "span", "relative"
-        offset = {"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0)
-        day = published + timedelta(days=offset)
-        return day, day, "day", "relative"
+        return _word(g["word"].lower(), published)
     if kind in ("ago", "in_units"):
-        phrase = m.group() if kind == "ago" else "in " + m.group()
-        found = _relative_dateparser(phrase, published)
-        if found is None:
-            return None
-        unit = g["unit"].lower()
-        granularity: Granularity = "day" if unit in ("day", "week") else unit  # type: ignore[assignment]
-        if unit == "month":
-            first, last = month_range(found.year, found.month)
-            return first, last, "month", "relative"
-        if unit == "year":
-            return date(found.year, 1, 1), date(found.year, 12, 31), "year", "relative"
-        return found, found, granularity, "relative"
+        return _units(kind, m, published)
     if kind == "period":
         first, last, granularity = _period(g["qual"], g["period"], published)
         return first, last, granularity, "relative"
     if kind == "weekend":
-        tense = clause_tense(text, floor, m.start(), m.end(), ceiling)
-        ahead = tense == "future" or m.group().lower().startswith(("until", "till", "by", "before"))
+        ahead = tense() == "future" or m.group().lower().startswith(
+            ("until", "till", "by", "before")
+        )
         first, last, granularity = _period("this" if ahead else "last", "weekend", published)
         return first, last, granularity, "relative"
     if kind == "hours":
@@ -441,6 +404,62 @@ def _resolve(
         prep = g["prep"].lower()
         return date(year, 1, 1), date(year, 12, 31), "year", "since" if prep == "since" else "year"
     return None
+
+
+def _absolute(kind: str, g: dict[str, str], published: date) -> _Resolved | None:
+    """ "2023-08-28", "August 28, 2023", "28 August": a day (the nearest to ``published``
+    when no year is given); None when there is no such day."""
+    try:
+        if kind == "iso":
+            day = date(int(g["year"]), int(g["mon"]), int(g["day"]))
+        elif g.get("year"):
+            day = date(int(g["year"]), month_number(g["month"]), int(g["day"]))
+        else:
+            found = nearest_year(month_number(g["month"]), int(g["day"]), published)
+            if found is None:
+                return None
+            day = found
+    except ValueError:
+        return None
+    return day, day, "day", "absolute"
+
+
+def _month(kind: str, g: dict[str, str], tense: Tense, published: date) -> _Resolved:
+    """ "early August", "August 2023", "in August": part of a month, or all of it."""
+    month = month_number(g["month"])
+    year = int(g["year"]) if g.get("year") else _year_for_month(month, published, tense)
+    if kind == "part_month":
+        first, last = _part_of_month(g["part"], year, month)
+        return first, last, "span", "month"
+    first, last = month_range(year, month)
+    return first, last, "month", "month"
+
+
+def _word(word: str, published: date) -> _Resolved:
+    """ "yesterday", "today", "last night", "overnight"... (lower case)."""
+    if word == "overnight":
+        # The night before the report: it straddles two days.
+        return published - timedelta(days=1), published, "span", "relative"
+    offset = {"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0)
+    day = published + timedelta(days=offset)
+    return day, day, "day", "relative"
+
+
+def _units(kind: str, m: re.Match[str], published: date) -> _Resolved | None:
+    """ "three days ago", "in two weeks": the day, or the whole month or year it falls in."""
+    g = m.groupdict()
+    phrase = m.group() if kind == "ago" else "in " + m.group()
+    found = _relative_dateparser(phrase, published)
+    if found is None:
+        return None
+    unit = g["unit"].lower()
+    granularity: Granularity = "day" if unit in ("day", "week") else unit  # type: ignore[assignment]
+    if unit == "month":
+        first, last = month_range(found.year, found.month)
+        return first, last, "month", "relative"
+    if unit == "year":
+        return date(found.year, 1, 1), date(found.year, 12, 31), "year", "relative"
+    return found, found, granularity, "relative"
 
 
 def _merge_weekday_dates(found: list[DateMention], text: str) -> list[DateMention]:

@@ -438,20 +438,10 @@ def story_from_draft(
 
     ``sources`` are the draft's reports ({id, publication, date, url}); by default the one
     article ``meta`` describes, with id FIRST_SOURCE."""
-    notes: list[str] = []
     place_rows, event_rows = kept_rows(places, events)
     kept_places = places.loc[place_rows].copy()
     kept_ids = set(kept_places["id"])
-    all_kept = events[events["keep"].fillna(True).astype(bool)]
-    if len(all_kept) > len(event_rows):
-        n = len(all_kept) - len(event_rows)
-        waiting = all_kept.loc[~all_kept.index.isin(event_rows), "place"]
-        names = places.set_index("id")["name"].reindex(waiting.unique()).dropna()
-        where = ", ".join(str(v) for v in names.head(5))
-        notes.append(
-            f"{n} {'event' if n == 1 else 'events'} left out until {where or 'its place'} "
-            "is pinned or ticked."
-        )
+    notes = _waiting_note(places, events, event_rows)
     ev = events.loc[event_rows].reset_index(drop=True)
     ev["date"] = pd.to_datetime(ev["date"])
     ev["end_date"] = pd.to_datetime(ev["end_date"])
@@ -460,21 +450,7 @@ def story_from_draft(
     dateline = meta.dateline_place if meta.dateline_place in kept_ids else None
     if dateline is None and len(kept_places):
         dateline = kept_places["id"].iloc[0]
-    if not sources:
-        sources = [{
-            "id": FIRST_SOURCE,
-            "publication": meta.publication or "Pasted article",
-            "date": meta.published,
-            "url": meta.url,
-        }]  # fmt: skip
-    toml_sources = []
-    for src in sources:
-        entry = {k: src[k] for k in ("id", "publication", "date") if src.get(k)}
-        entry.setdefault("publication", "Pasted article")
-        if src.get("url"):
-            entry["url"] = src["url"]
-        toml_sources.append(entry)
-    source_ids = [s["id"] for s in toml_sources]
+    toml_sources = _toml_sources(meta, sources)
     toml_meta = {
         "id": story_id,
         "title": meta.title,
@@ -486,6 +462,48 @@ def story_from_draft(
     if unrewritten(events):
         # Visible in the app until every summary is in the editor's own words.
         toml_meta["draft"] = True
+    ev = _story_events(ev, [s["id"] for s in toml_sources])
+    return story_id, story_files(toml_meta, _story_places(kept_places), ev), notes
+
+
+def _waiting_note(places: pd.DataFrame, events: pd.DataFrame, event_rows: list) -> list[str]:
+    """A note on the kept events left out because their place is not kept (or not pinned)."""
+    all_kept = events[events["keep"].fillna(True).astype(bool)]
+    if len(all_kept) <= len(event_rows):
+        return []
+    n = len(all_kept) - len(event_rows)
+    waiting = all_kept.loc[~all_kept.index.isin(event_rows), "place"]
+    names = places.set_index("id")["name"].reindex(waiting.unique()).dropna()
+    where = ", ".join(str(v) for v in names.head(5))
+    return [
+        f"{n} {'event' if n == 1 else 'events'} left out until {where or 'its place'} "
+        "is pinned or ticked."
+    ]
+
+
+def _toml_sources(meta: DraftMeta, sources: list[dict] | None) -> list[dict]:
+    """The story's ``[[sources]]``: the draft's reports, else the one article ``meta``
+    describes."""
+    if not sources:
+        sources = [{
+            "id": FIRST_SOURCE,
+            "publication": meta.publication or "Pasted article",
+            "date": meta.published,
+            "url": meta.url,
+        }]  # fmt: skip
+    out = []
+    for src in sources:
+        entry = {k: src[k] for k in ("id", "publication", "date") if src.get(k)}
+        entry.setdefault("publication", "Pasted article")
+        if src.get("url"):
+            entry["url"] = src["url"]
+        out.append(entry)
+    return out
+
+
+def _story_events(ev: pd.DataFrame, source_ids: list[str]) -> pd.DataFrame:
+    """The kept event rows (dates parsed) as the story's events: ids, place ids, actor
+    lists, the sources they cite among ``source_ids``, a known confidence."""
     taken: set[str] = set()
     tried: dict[str, int] = {}
     ev["id"] = [
@@ -504,6 +522,11 @@ def story_from_draft(
     ev["confidence"] = ev["confidence"].where(ev["confidence"].isin(CONFIDENCE), "reported")
     note = ev["confidence_note"] if "confidence_note" in ev else pd.Series([""] * len(ev))
     ev["confidence_note"] = note.fillna("").astype(str)
+    return ev
+
+
+def _story_places(kept_places: pd.DataFrame) -> pd.DataFrame:
+    """The kept place rows as the story's places: alias lists, the coordinates' source."""
     pl = kept_places.reset_index(drop=True)
     column = pl["aliases"] if "aliases" in pl else pd.Series([""] * len(pl))
     pl["aliases"] = [
@@ -512,7 +535,7 @@ def story_from_draft(
     ]
     pl["geonames_id"] = pd.NA
     pl["coord_source"] = "Dateline gazetteer match, reviewed by the editor"
-    return story_id, story_files(toml_meta, pl, ev), notes
+    return pl
 
 
 @dataclass(frozen=True)

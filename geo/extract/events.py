@@ -571,6 +571,26 @@ def _happening(category: str, dated: bool) -> bool:
     return dated or category not in ("statement", "speech")
 
 
+@dataclass(frozen=True)
+class _Article:
+    """What each sentence is read with: the article's places, dates, figures and actors by
+    sentence (grouped once: filtering every list for every sentence made long articles
+    quadratic), its theme, its placed dateline and the capitals it names, by country."""
+
+    published: date
+    theme: str
+    dateline: PlaceMention | None
+    capital: dict[str, PlaceMention]
+    places: dict[int, list[PlaceMention]]
+    dates: dict[int, list[DateMention]]
+    figures: dict[int, list[Figure]]
+    actors: dict[int, list[ActorMention]]
+
+
+# The last dated sentence: (index, first day, last day, words).
+_Carried = tuple[int, date, date, str]
+
+
 def draft_events(
     sentences: list[Sentence],
     published: date,
@@ -587,108 +607,152 @@ def draft_events(
     one nearest the words that say what happened. Sentences that tell the same happening again
     are merged into the first.
     """
-    # Grouped once: filtering every list for every sentence made long articles quadratic.
-    places_by = _by_sentence(places)
-    dates_by = _by_sentence(dates)
-    figures_by = _by_sentence(figures)
-    actors_by = _by_sentence(actors)
-    theme = article_theme(sentences)
-    dateline = next((p for p in places if p.via == "dateline" and p.placed), None)
     capitals_named = capitals()
     capital: dict[str, PlaceMention] = {}
     for p in places:
         if p.placed and (p.country, normalize(p.name)) in capitals_named:
             capital.setdefault(p.country, p)
+    article = _Article(
+        published, article_theme(sentences),
+        next((p for p in places if p.via == "dateline" and p.placed), None), capital,
+        _by_sentence(places), _by_sentence(dates), _by_sentence(figures), _by_sentence(actors),
+    )  # fmt: skip
     events: list[DraftEvent] = []
-    # The last dated sentence: (index, first day, last day, words).
-    carried: tuple[int, date, date, str] | None = None
+    carried: _Carried | None = None
     for s in sentences:
-        all_dates = dates_by.get(s.index, [])
-        usable = _event_dates(all_dates, published)
-        category = guess_category(s.text, theme)
-        here = [p for p in places_by.get(s.index, []) if p.via != "dateline"]
-        anchor = _keyword_at(s, category, here)
-        when = _date_for(usable, anchor)
-        if when is not None:
-            # A plan ("celebrations on Thursday") is no frame for the tolls that follow it.
-            past = when.date <= published
-            carried = (s.index, when.date, when.end_date, when.text) if past else None
-        if not here:
-            # "... announced that Ruto had won the August 9 election": the vote it names
-            # happened where the story is (the last drafted place, else the dateline's).
-            home = events[-1].place if events else dateline
-            if home is not None:
-                events += _named_events(s, usable, when, home, theme)
-            # "At least 59 civilians were killed." after a sentence that placed the fighting:
-            # the toll is that happening's.
-            if when is None or not all_dates:
-                _add_tolls(events, s.index, figures_by.get(s.index, []))
-            continue
-        if all_dates and not usable:
-            continue  # dated only by a duration or a "since": background, not a happening
-        if not _happening(category, when is not None):
-            continue
-        if when is None and _HYPOTHETICAL.search(s.text):
-            continue
-        modal = _SPECULATIVE.search(s.text)
-        if modal is not None and s.start + modal.start() < anchor:
-            continue
-        if _HEADING.fullmatch(s.text.strip()):
-            continue  # "MOZAMBIQUE": a heading, not a happening
-        if when is not None:
-            first, last, basis, date_text = when.date, when.end_date, "sentence", when.text
-        elif carried is not None and s.index - carried[0] <= _CARRY_SENTENCES:
-            first, last, basis, date_text = carried[1], carried[2], "context", carried[3]
-        elif _PRESENT.search(s.text) or category not in ("statement", "speech"):
-            first, last, basis, date_text = published, published, "published", None
-        else:
-            continue
-        (tier, _), place = min(((_specificity(p, s, anchor), p) for p in here),
-                               key=lambda pair: pair[0])  # fmt: skip
-        if tier >= _ASIDE_TIER:
-            # Only where it was said or a landmark to measure from ("1,300km southwest of
-            # Beijing"): the sentence tells more of the happening just drafted.
-            _add_tolls(events, s.index, figures_by.get(s.index, []))
-            continue
-        if (
-            dateline is not None and s.index < _LEAD_SENTENCES
-            and (place.kind == "country" or (
-                place.radius_m > _WIDE_M and place.kind != "border" and place.source != "derived"
-            ))
-            and _contains(place, dateline)
-            and all(p.placed for p in here)
-        ):  # fmt: skip
-            # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed; not
-            # when the sentence names a part of the country ("northwestern Puerto Rico") or a
-            # place the editor must pin ("landfall on Siargao Island").
-            place = dateline
-        if category in _AT_THE_CAPITAL and place.kind == "country" and place.country in capital:
-            # A coup is made in the capital: the one the article names, if it does.
-            place = capital[place.country]
-        others = tuple(p for p in here if p is not place and p.name != place.name)
-        # "won Monday's election": the vote is a happening of its own, on its own day.
-        events += _named_events(s, usable, when, place, theme)
-        events.append(
-            DraftEvent(
-                sentence=s.index,
-                date=first,
-                end_date=last,
-                date_basis=basis,
-                date_text=date_text,
-                place=place,
-                other_places=tuple(dict((p.name, p) for p in others).values()),
-                category=category,
-                actors=tuple(dict.fromkeys(a.name for a in actors_by.get(s.index, []))),
-                figures=tuple(figures_by.get(s.index, [])),
-                summary=s.text,
-                sentences=(s.index,),
-            )
-        )
-        # "floods in Chikwawa and Nsanje districts": the same happening at each place listed
-        # with the chosen one (its figures stay with the first: they are the list's together).
-        for other in _listed_with(place, here, s):
-            events.append(replace(events[-1], place=other, figures=(), other_places=()))
+        carried = _read_sentence(article, s, events, carried)
     return merge_events(events)
+
+
+def _read_sentence(
+    article: _Article, s: Sentence, events: list[DraftEvent], carried: _Carried | None
+) -> _Carried | None:
+    """Add the sentence's happenings to ``events`` (or its tolls to the last one); the last
+    dated sentence after it."""
+    all_dates = article.dates.get(s.index, [])
+    usable = _event_dates(all_dates, article.published)
+    category = guess_category(s.text, article.theme)
+    here = [p for p in article.places.get(s.index, []) if p.via != "dateline"]
+    anchor = _keyword_at(s, category, here)
+    when = _date_for(usable, anchor)
+    if when is not None:
+        # A plan ("celebrations on Thursday") is no frame for the tolls that follow it.
+        past = when.date <= article.published
+        carried = (s.index, when.date, when.end_date, when.text) if past else None
+    if not here:
+        # "... announced that Ruto had won the August 9 election": the vote it names
+        # happened where the story is (the last drafted place, else the dateline's).
+        home = events[-1].place if events else article.dateline
+        if home is not None:
+            events += _named_events(s, usable, when, home, article.theme)
+        # "At least 59 civilians were killed." after a sentence that placed the fighting:
+        # the toll is that happening's.
+        if when is None or not all_dates:
+            _add_tolls(events, s.index, article.figures.get(s.index, []))
+        return carried
+    if _no_happening(s, category, bool(all_dates), bool(usable), when, anchor):
+        return carried
+    days = _event_days(s, category, when, carried, article.published)
+    if days is None:
+        return carried
+    (tier, _), place = min(((_specificity(p, s, anchor), p) for p in here),
+                           key=lambda pair: pair[0])  # fmt: skip
+    if tier >= _ASIDE_TIER:
+        # Only where it was said or a landmark to measure from ("1,300km southwest of
+        # Beijing"): the sentence tells more of the happening just drafted.
+        _add_tolls(events, s.index, article.figures.get(s.index, []))
+        return carried
+    place = _event_place(article, s, category, place, here)
+    # "won Monday's election": the vote is a happening of its own, on its own day.
+    events += _named_events(s, usable, when, place, article.theme)
+    events.append(_event(article, s, days, place, here, category))
+    # "floods in Chikwawa and Nsanje districts": the same happening at each place listed
+    # with the chosen one (its figures stay with the first: they are the list's together).
+    for other in _listed_with(place, here, s):
+        events.append(replace(events[-1], place=other, figures=(), other_places=()))
+    return carried
+
+
+def _no_happening(
+    s: Sentence, category: str, dated: bool, usable: bool, when: DateMention | None, anchor: int
+) -> bool:
+    """Whether a sentence with a place tells no happening: background, talk, a maybe, a
+    heading."""
+    if dated and not usable:
+        return True  # dated only by a duration or a "since": background, not a happening
+    if not _happening(category, when is not None):
+        return True
+    if when is None and _HYPOTHETICAL.search(s.text):
+        return True
+    modal = _SPECULATIVE.search(s.text)
+    if modal is not None and s.start + modal.start() < anchor:
+        return True
+    return bool(_HEADING.fullmatch(s.text.strip()))  # "MOZAMBIQUE": a heading
+
+
+def _event_days(
+    s: Sentence, category: str, when: DateMention | None, carried: _Carried | None, published: date
+) -> tuple[date, date, str, str | None] | None:
+    """(first day, last day, basis, words) of the sentence's happening: its own date, the
+    last dated sentence's, or the publication day; None when nothing dates it."""
+    if when is not None:
+        return when.date, when.end_date, "sentence", when.text
+    if carried is not None and s.index - carried[0] <= _CARRY_SENTENCES:
+        return carried[1], carried[2], "context", carried[3]
+    if _PRESENT.search(s.text) or category not in ("statement", "speech"):
+        return published, published, "published", None
+    return None
+
+
+def _event_place(
+    article: _Article, s: Sentence, category: str, place: PlaceMention, here: list[PlaceMention]
+) -> PlaceMention:
+    """The happening's place: the most precise one, else the dateline's or the capital."""
+    dateline = article.dateline
+    if (
+        dateline is not None and s.index < _LEAD_SENTENCES
+        and (place.kind == "country" or (
+            place.radius_m > _WIDE_M and place.kind != "border" and place.source != "derived"
+        ))
+        and _contains(place, dateline)
+        and all(p.placed for p in here)
+    ):  # fmt: skip
+        # "NIAMEY, Niger — ... in Niger": the lead happens where the report was filed; not
+        # when the sentence names a part of the country ("northwestern Puerto Rico") or a
+        # place the editor must pin ("landfall on Siargao Island").
+        place = dateline
+    if category in _AT_THE_CAPITAL and place.kind == "country" and place.country in article.capital:
+        # A coup is made in the capital: the one the article names, if it does.
+        place = article.capital[place.country]
+    return place
+
+
+def _event(
+    article: _Article,
+    s: Sentence,
+    days: tuple[date, date, str, str | None],
+    place: PlaceMention,
+    here: list[PlaceMention],
+    category: str,
+) -> DraftEvent:
+    """The sentence's happening at ``place``, with the sentence's other places, actors and
+    figures."""
+    first, last, basis, date_text = days
+    others = tuple(p for p in here if p is not place and p.name != place.name)
+    return DraftEvent(
+        sentence=s.index,
+        date=first,
+        end_date=last,
+        date_basis=basis,
+        date_text=date_text,
+        place=place,
+        other_places=tuple(dict((p.name, p) for p in others).values()),
+        category=category,
+        actors=tuple(dict.fromkeys(a.name for a in article.actors.get(s.index, []))),
+        figures=tuple(article.figures.get(s.index, [])),
+        summary=s.text,
+        sentences=(s.index,),
+    )
 
 
 def _add_tolls(events: list[DraftEvent], sentence: int, figures: list[Figure]) -> None:

@@ -653,7 +653,27 @@ def find_figures(
     exclude: list[tuple[int, int]] | None = None,
 ) -> list[Figure]:
     """Numbers that count something, in text order; spans in ``exclude`` (dates) are skipped."""
-    blocked = Spans(exclude or [])
+    raw = _counts(text, Spans(exclude or []))
+    _read_kinds(text, raw, sentences)
+    _share_coordinated_kinds(raw, text)
+    # A capitalised plural with no verb saying what happened to it is not a count of
+    # persons ("Two Americans", "3 Grammys") unless a large one ("7.1 million Somalis").
+    kept = [r for r in raw if r.what and not (r.weak and r.kind in ("", "people") and
+                                               r.value < _DEMONYM_ALONE)]  # fmt: skip
+    disputes = _disputes(kept, text, sentences)
+    return [
+        Figure(
+            r.value, text[r.start : r.end], r.start, r.end, r.sentence, r.what, r.noun,
+            r.qualifier, r.kind == "killed", r.kind == "injured", r.approximate, r.kind,
+            tuple(disputes[i]), r.part,
+        )
+        for i, r in enumerate(kept)
+    ]  # fmt: skip
+
+
+def _counts(text: str, blocked: Spans) -> list[_Raw]:
+    """The numbers that count something (or repeat the count before them), in text order,
+    none inside ``blocked``."""
     raw: list[_Raw] = []
     skip_to = 0
     for m in _NUMBER.finditer(text):
@@ -678,6 +698,12 @@ def find_figures(
             counted = ("", "", "", end, False)
         raw.append(_Raw(value, high, m.start(), counted[3], counted))
         raw[-1].gapped = gapped
+    return raw
+
+
+def _read_kinds(text: str, raw: list[_Raw], sentences: list[Sentence] | None) -> None:
+    """Each count's sentence, kind (its own, or the one before's when it shares it) and
+    whether it is approximate."""
     for i, r in enumerate(raw):
         limit = raw[i + 1].start if i + 1 < len(raw) else len(text)
         if sentences:
@@ -702,20 +728,6 @@ def find_figures(
         r.approximate = r.high is not None or bool(
             _APPROX_BEFORE.search(text[max(0, r.start - 20) : r.start])
         )
-    _share_coordinated_kinds(raw, text)
-    # A capitalised plural with no verb saying what happened to it is not a count of
-    # persons ("Two Americans", "3 Grammys") unless a large one ("7.1 million Somalis").
-    kept = [r for r in raw if r.what and not (r.weak and r.kind in ("", "people") and
-                                               r.value < _DEMONYM_ALONE)]  # fmt: skip
-    disputes = _disputes(kept, text, sentences)
-    return [
-        Figure(
-            r.value, text[r.start : r.end], r.start, r.end, r.sentence, r.what, r.noun,
-            r.qualifier, r.kind == "killed", r.kind == "injured", r.approximate, r.kind,
-            tuple(disputes[i]), r.part,
-        )
-        for i, r in enumerate(kept)
-    ]  # fmt: skip
 
 
 def _gapped(text: str, prev: _Raw, start: int) -> bool:
