@@ -7,8 +7,7 @@ import heapq
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from functools import lru_cache
+from datetime import date, timedelta
 from typing import Literal
 
 from geo.extract.sentences import Sentence, sentence_index
@@ -267,17 +266,6 @@ def resolve_weekday(weekday: int, published: date, tense: Tense, qualifier: str 
     return published - timedelta(days=behind)
 
 
-# Kept per phrase and date: dateparser for every "two days ago" of a long article was slow.
-@lru_cache(maxsize=1024)
-def _relative_dateparser(phrase: str, published: date) -> date | None:
-    """Resolve "three days ago" / "in two weeks" with dateparser against the publication date."""
-    import dateparser  # local: the import costs ~60 ms and most texts never need it
-
-    base = datetime(published.year, published.month, published.day, 12)
-    parsed = dateparser.parse(phrase, languages=["en"], settings={"RELATIVE_BASE": base})
-    return parsed.date() if parsed else None
-
-
 def _week_of(day: date) -> tuple[date, date]:
     """Monday and Sunday of the week holding ``day``."""
     monday = day - timedelta(days=day.weekday())
@@ -349,7 +337,8 @@ def _year_for_month(month: int, published: date, tense: Tense) -> int:
 
 
 def units_before(day: date, count: int, unit: str) -> date:
-    """The date ``count`` days/weeks/months/years before ``day`` (month ends clamp)."""
+    """The date ``count`` days/weeks/months/years before ``day`` (after it for a negative
+    ``count``; month ends clamp: a month before March 31 is February 28 or 29)."""
     unit = unit.lower()
     if unit in ("day", "week"):
         return day - timedelta(days=count * (7 if unit == "week" else 1))
@@ -445,13 +434,11 @@ def _word(word: str, published: date) -> _Resolved:
     return day, day, "day", "relative"
 
 
-def _units(kind: str, m: re.Match[str], published: date) -> _Resolved | None:
+def _units(kind: str, m: re.Match[str], published: date) -> _Resolved:
     """ "three days ago", "in two weeks": the day, or the whole month or year it falls in."""
     g = m.groupdict()
-    phrase = m.group() if kind == "ago" else "in " + m.group()
-    found = _relative_dateparser(phrase, published)
-    if found is None:
-        return None
+    count = count_value(g["count"])
+    found = units_before(published, count if kind == "ago" else -count, g["unit"])
     unit = g["unit"].lower()
     granularity: Granularity = "day" if unit in ("day", "week") else unit  # type: ignore[assignment]
     if unit == "month":

@@ -61,6 +61,11 @@ def found(text: str, published: date) -> list[tuple[str, date, date]]:
         ("in the past 24 hours", MON, [("the past 24 hours", D(2017, 8, 27), MON)]),
         ("three days ago", MON, [("three days ago", D(2017, 8, 25), D(2017, 8, 25))]),
         ("in two weeks", MON, [("two weeks", D(2017, 9, 11), D(2017, 9, 11))]),
+        # Every number word the pattern takes, not only those up to twelve (dateparser, which
+        # resolved these before, knew no "thirteen": the date was lost).
+        ("thirteen days ago", MON, [("thirteen days ago", D(2017, 8, 15), D(2017, 8, 15))]),
+        ("Twenty Years Ago", MON, [("Twenty Years Ago", D(1997, 1, 1), D(1997, 12, 31))]),
+        ("in three months", MON, [("three months", D(2017, 11, 1), D(2017, 11, 30))]),
         # Durations end at the publication date.
         ("after a week-long battle", MON, [("a week-long", D(2017, 8, 21), MON)]),
         ("the six-day battle for the hills", MON, [("six-day", D(2017, 8, 22), MON)]),
@@ -119,7 +124,9 @@ def test_resolve_weekday(weekday, tense, qual, expected) -> None:
 @pytest.mark.parametrize(
     ("count", "unit", "expected"),
     [(7, "day", D(2017, 8, 21)), (1, "week", D(2017, 8, 21)), (6, "month", D(2017, 2, 28)),
-     (6, "year", D(2011, 8, 28))],
+     (6, "year", D(2011, 8, 28)),
+     # A negative count goes forward ("in two weeks").
+     (-2, "week", D(2017, 9, 11)), (-6, "month", D(2018, 2, 28)), (-1, "year", D(2018, 8, 28))],
 )  # fmt: skip
 def test_units_before(count, unit, expected) -> None:
     assert units_before(MON, count, unit) == expected
