@@ -10,7 +10,6 @@ from datetime import date
 from pathlib import Path
 
 import pandas as pd
-from geopy.location import Location
 
 from geo.errors import DatelineError
 from geo.extract import Extraction
@@ -166,30 +165,6 @@ def place_candidates(ex: Extraction) -> dict[str, list[GazetteerPlace]]:
     for m in ex.places:
         out.setdefault(place_key(m), list(m.candidates))
     return out
-
-
-def use_candidate(places: pd.DataFrame, key: str, cand: GazetteerPlace) -> pd.DataFrame:
-    """The places table with row ``key`` moved to gazetteer entry ``cand``."""
-    out = places.copy()
-    out.loc[key, ["lat", "lon", "radius_m"]] = [
-        round(cand.lat, 5),
-        round(cand.lon, 5),
-        int(cand.radius_m),
-    ]
-    out.loc[key, ["country", "kind"]] = [cand.country or "", _kind(cand.kind)]
-    return out
-
-
-def add_place(places: pd.DataFrame, location: Location) -> pd.DataFrame:
-    """The places table with one more row for a geocoded ``location`` (raw as the chain gives)."""
-    raw = location.raw or {}
-    found = {
-        **raw,
-        "name": str(raw.get("name") or location.address.split(",")[0]).strip(),
-        "lat": location.latitude,
-        "lon": location.longitude,
-    }
-    return add_found(places, found)
 
 
 def _with_row(places: pd.DataFrame, key: str, name: str, **cells) -> pd.DataFrame:

@@ -6,22 +6,20 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from geopy.location import Location
 
 from geo.extract import extract
 from geo.extract.draft import (
     PLACE_TABLE,
     DraftMeta,
-    add_place,
+    add_found,
     draft_events,
     draft_places,
     place_candidates,
     preview,
     story_from_draft,
     unrewritten,
-    use_candidate,
 )
-from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
+from geo.geocoders.gazetteer import Gazetteer
 from geo.names import slugify
 from geo.story.load import StoryError
 from tests.helpers import FIXTURES
@@ -116,19 +114,7 @@ def test_bad_coordinates_fail_validation_with_the_line(ex):
     assert any("places.csv:line 2: lat 123" in str(p) for p in info.value.problems)
 
 
-def test_use_candidate_moves_the_row(ex):
-    places = draft_places(ex)
-    key = places.index[0]
-    other = GazetteerPlace("gn:1", "Elsewhere", 35.123456, 37.654321, "village", "SY", 2000,
-                           800, 1, "geonames")  # fmt: skip
-    moved = use_candidate(places, key, other)
-    row = moved.loc[key]
-    assert (row["lat"], row["lon"], row["radius_m"]) == (35.12346, 37.65432, 2000)
-    assert (row["country"], row["kind"]) == ("SY", "village")
-    assert moved.drop(key).equals(places.drop(key))
-
-
-def test_add_place_appends_a_row_once():
+def test_add_found_appends_a_row_once():
     places = pd.DataFrame(
         [
             {
@@ -145,15 +131,12 @@ def test_add_place_appends_a_row_once():
         ],
         index=pd.Index(["arsal"], name="_key"),
     )
-    loc = Location(
-        "Palmyra, SY",
-        (34.5624, 38.28402),
-        {"id": "gn:163808", "name": "Palmyra", "kind": "city", "country": "SY", "radius_m": 10000},
-    )
-    more = add_place(places, loc)
+    found = {"id": "gn:163808", "name": "Palmyra", "kind": "city", "country": "SY",
+             "radius_m": 10000, "lat": 34.5624, "lon": 38.28402}  # fmt: skip
+    more = add_found(places, found)
     assert list(more["id"]) == ["arsal", "palmyra"]
     assert more.loc["gn:163808", "radius_m"] == 10000
-    assert add_place(more, loc).equals(more)
+    assert add_found(more, found).equals(more)
 
 
 @pytest.mark.parametrize(
