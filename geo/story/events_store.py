@@ -34,17 +34,12 @@ import pyarrow.parquet as pq
 
 from geo.atomic import atomic_write_text
 from geo.errors import READ_FAILURES
-from geo.geocoders.gazetteer import default_cache_dir
-from geo.story.load import (
-    BASEMAP,
-    EVENT_COLUMNS,
-    FIGURES,
-    Problem,
-    Story,
-    StoryError,
-    load_story,
-    unreadable,
-)
+from geo.paths import default_cache_dir
+from geo.story.checks import BASEMAP
+from geo.story.load.loaders import load_story
+from geo.story.load.problems import StoryError, unreadable
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES
+from geo.story.model import Problem, Story
 from geo.story.timeline import filter_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.

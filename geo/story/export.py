@@ -10,7 +10,8 @@ import pandas as pd
 
 from geo import vocabulary
 from geo.names import one_line, spreadsheet_cell
-from geo.story.load import EVENT_COLUMNS, FIGURES, source_names
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES
+from geo.story.model import source_names
 
 
 def _story_format(events: pd.DataFrame) -> pd.DataFrame:

@@ -335,12 +335,12 @@ def test_a_convoy_of_too_many_positions_is_refused(tmp_path: Path):
 
 
 def test_a_failure_no_check_foresaw_is_a_story_error(tmp_path: Path, monkeypatch):
-    from geo.story import load
+    from geo.story.load import loaders
 
     def boom(*_a, **_k):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(load, "_join_places", boom)
+    monkeypatch.setattr(loaders, "_join_places", boom)
     with pytest.raises(StoryError) as info:
         load_story(copy_mini(tmp_path))
     shown = [str(p) for p in info.value.problems]
