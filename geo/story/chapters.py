@@ -40,6 +40,7 @@ _MARKUP = (
 )
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 
+
 @dataclass(frozen=True)
 class Known:
     """The ids a chapter may refer to, and when each convoy position and front is on the map.
