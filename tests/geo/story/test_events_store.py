@@ -116,7 +116,7 @@ def test_empty_windows_keep_their_columns(built, start, end, cats, actors, bbox)
 )
 def test_hostile_arguments_are_refused(built, kwargs, message):
     _, _, _, store = built
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(events_store.WindowError, match=message):
         store.window(date(2017, 1, 1), date(2017, 2, 1), **kwargs)
 
 
