@@ -8,7 +8,6 @@ table shares), ``meta`` (story.toml), ``tables`` (places, events, convoy), ``fro
 """
 
 from geo.story.checks import BASEMAP
-from geo.story.load.cli import describe, run_validate
 from geo.story.load.loaders import load_story
 from geo.story.load.meta import read_meta
 from geo.story.load.problems import Problems, StoryError, problem_text, unreadable
@@ -60,11 +59,9 @@ __all__ = [
     "Problems",
     "Story",
     "StoryError",
-    "describe",
     "load_story",
     "problem_text",
     "read_meta",
-    "run_validate",
     "source_names",
     "story_words",
     "unreadable",
