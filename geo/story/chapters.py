@@ -7,13 +7,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from geo.story.model import Bounds, Chapter, Story
 from geo.story.timeline import in_window
 from geo.story.urlstate import url_int
-
-if TYPE_CHECKING:
-    from geo.story.load import Story
 
 MAX_CHAPTERS = 30
 MAX_TITLE = 80
@@ -41,23 +39,6 @@ _MARKUP = (
     (re.compile(r"(?m)^\s{0,3}#{1,6}\s"), "a Markdown heading"),
 )
 _CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
-
-Bounds = tuple[tuple[float, float], tuple[float, float]]
-
-
-@dataclass(frozen=True)
-class Chapter:
-    """One turning point of a story: a date window, a short text and what to look at."""
-
-    number: int  # 1-based, as in ``chapter=N``
-    title: str
-    start: date
-    end: date
-    text: str
-    sources: tuple[str, ...]
-    select: str | None = None  # "place:baalbek", "convoy:<convoy.csv id>", "front:<id>"
-    bounds: Bounds | None = None  # ((south, west), (north, east)) from view.bounds
-    fit: tuple[str, ...] = ()  # place ids from view.places
 
 
 @dataclass(frozen=True)
@@ -245,51 +226,81 @@ def parse_chapters(
             found.append(message)
             problem(where, message)
 
-        unknown = [str(k)[:40] for k in table if k not in KEYS]
-        if unknown:
-            say(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(KEYS)})")
-        title = _text(table.get("title"), "title", MAX_TITLE, say, one_line=True)
-        text = _text(table.get("text"), "text", MAX_TEXT, say)
-        days: dict[str, date | None] = {}
-        for key in ("start", "end"):
-            value = table.get(key)
-            days[key] = day = _day(value)
-            if value is None:
-                say(f"{key} is missing")
-            elif day is None:
-                say(f"{key} {str(value)[:40]!r} is not a date (YYYY-MM-DD)")
-            elif span is not None and not span[0] <= day <= span[1]:
-                say(f"{key} {day} is outside the story's span {span[0]}..{span[1]}")
-                days[key] = None
-        start, end = days["start"], days["end"]
-        if start and end and start > end:
-            say(f"start {start} is after end {end}")
-        if "sources" not in table:
-            say("sources is missing: list the [[sources]] ids the text rests on")
-            sources = None
-        else:
-            sources = _ids(
-                table["sources"], "sources", known.sources, "[[sources]] ids", MAX_SOURCES, say
-            )
-        select = None
-        if "select" in table:
-            select = _select(table["select"], end, known, say)
-        bounds, fit = (None, ())
-        if "view" in table:
-            bounds, fit = _view(table["view"], known, say)
-        if previous and start and previous[1]:
-            before, prev_start, prev_end = previous
-            if start < prev_start:
-                say(f"starts {start}, before {before} ({prev_start}): chapters go in date order")
-            elif prev_end and start <= prev_end:
-                warn(where, f"its window overlaps {before}'s ({prev_start}..{prev_end})")
-        previous = (f"chapter {n}", start, end)
+        fields = _fields(table, known, span, say)
+        _in_order(previous, fields["start"], where, say, warn)
+        previous = (f"chapter {n}", fields["start"], fields["end"])
         if found:
             faults = True
             continue
-        assert title and text and start and end and sources is not None
-        out.append(Chapter(n, title, start, end, text, sources, select, bounds, fit))
+        assert all(fields[k] for k in ("title", "text", "start", "end"))
+        assert fields["sources"] is not None
+        out.append(Chapter(n, **fields))
     return () if faults else tuple(out)
+
+
+def _fields(table: dict, known: Known, span: tuple[date, date] | None, say) -> dict[str, Any]:
+    """One [[chapters]] table's fields as Chapter takes them; None (or empty) where invalid."""
+    unknown = [str(k)[:40] for k in table if k not in KEYS]
+    if unknown:
+        say(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(KEYS)})")
+    title = _text(table.get("title"), "title", MAX_TITLE, say, one_line=True)
+    text = _text(table.get("text"), "text", MAX_TEXT, say)
+    start, end = _window(table, span, say)
+    if "sources" not in table:
+        say("sources is missing: list the [[sources]] ids the text rests on")
+        sources = None
+    else:
+        sources = _ids(
+            table["sources"], "sources", known.sources, "[[sources]] ids", MAX_SOURCES, say
+        )
+    select = None
+    if "select" in table:
+        select = _select(table["select"], end, known, say)
+    bounds, fit = (None, ())
+    if "view" in table:
+        bounds, fit = _view(table["view"], known, say)
+    return {
+        "title": title,
+        "start": start,
+        "end": end,
+        "text": text,
+        "sources": sources,
+        "select": select,
+        "bounds": bounds,
+        "fit": fit,
+    }
+
+
+def _window(table: dict, span: tuple[date, date] | None, say) -> tuple[date | None, date | None]:
+    """A chapter's start and end, each None when missing, not a date or outside the span."""
+    days: dict[str, date | None] = {}
+    for key in ("start", "end"):
+        value = table.get(key)
+        days[key] = day = _day(value)
+        if value is None:
+            say(f"{key} is missing")
+        elif day is None:
+            say(f"{key} {str(value)[:40]!r} is not a date (YYYY-MM-DD)")
+        elif span is not None and not span[0] <= day <= span[1]:
+            say(f"{key} {day} is outside the story's span {span[0]}..{span[1]}")
+            days[key] = None
+    start, end = days["start"], days["end"]
+    if start and end and start > end:
+        say(f"start {start} is after end {end}")
+    return start, end
+
+
+def _in_order(previous, start: date | None, where: str, say, warn) -> None:
+    """Chapters go in date order (a problem); a window overlapping the one before is a warning.
+
+    ``previous`` is (its name, start, end) of the chapter before, or None for the first.
+    """
+    if previous and start and previous[1]:
+        before, prev_start, prev_end = previous
+        if start < prev_start:
+            say(f"starts {start}, before {before} ({prev_start}): chapters go in date order")
+        elif prev_end and start <= prev_end:
+            warn(where, f"its window overlaps {before}'s ({prev_start}..{prev_end})")
 
 
 def _framed(lats: list[float], lons: list[float]) -> list[list[float]] | None:

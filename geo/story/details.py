@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from geo.geometry import distance_km
-from geo.story.load import Story
+from geo.story.model import Story
 from geo.story.timeline import convoy_distance_km, in_window
 
 

@@ -41,9 +41,9 @@ _DTYPES = frozenset(
 )
 
 
-class DraftError(DatelineError):
-    """A draft that cannot be saved (too big, not JSON, bad id, disk fault) or tables that
-    cannot be rebuilt."""
+class DraftStoreError(DatelineError):
+    """A draft that cannot be kept (too big, not JSON, bad id, disk fault) or tables that
+    cannot be rebuilt. (An edit a draft cannot take is geo.extract.draft.DraftError.)"""
 
 
 def new_draft_id() -> str:
@@ -63,31 +63,31 @@ def _path(root: Path, draft_id: str) -> Path:
 
 def save_draft(root: Path, draft_id: str, draft: dict) -> None:
     """Write ``draft`` as ``<root>/<draft_id>.json``, atomically (the old version stays whole
-    until the new one is complete). Raises DraftError for a bad id, a draft that is not a dict
+    until the new one is complete). Raises DraftStoreError for a bad id, a draft that is not a dict
     of plain JSON, one over MAX_DRAFT_BYTES or nested too deeply to load, and disk faults."""
     if not valid_draft_id(draft_id):
-        raise DraftError("The draft id is not one this app makes.")
+        raise DraftStoreError("The draft id is not one this app makes.")
     if not isinstance(draft, dict):
-        raise DraftError(f"A draft is a dict, not {type(draft).__name__}.")
+        raise DraftStoreError(f"A draft is a dict, not {type(draft).__name__}.")
     try:
         # allow_nan=False: NaN is not JSON and the bounded reader would refuse the file.
         text = json.dumps(draft, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError, RecursionError) as exc:
-        raise DraftError(f"The draft cannot be saved: {exc}.") from exc
+        raise DraftStoreError(f"The draft cannot be saved: {exc}.") from exc
     data = text.encode("utf-8")
     if len(data) > MAX_DRAFT_BYTES:
-        raise DraftError(
+        raise DraftStoreError(
             f"The draft is {len(data) / 1e6:.1f} MB; drafts are kept up to"
             f" {MAX_DRAFT_BYTES / 1e6:g} MB. Shorten the article or the tables."
         )
     # A draft load_draft would refuse is not worth writing: say so now, not after a reload.
     if value_depth(draft, MAX_DEPTH) > MAX_DEPTH:
-        raise DraftError(f"The draft is nested more than {MAX_DEPTH} levels deep.")
+        raise DraftStoreError(f"The draft is nested more than {MAX_DEPTH} levels deep.")
     try:
         atomic_write_bytes(_path(root, draft_id), data)
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise DraftError(f"The draft could not be saved: {reason.lower()}.") from exc
+        raise DraftStoreError(f"The draft could not be saved: {reason.lower()}.") from exc
 
 
 def load_draft(root: Path, draft_id: object) -> dict | None:
@@ -221,23 +221,23 @@ def _day(v: Any) -> date | None:
     if v is None:
         return None
     if not isinstance(v, str):
-        raise DraftError("A date cell is not text.")
+        raise DraftStoreError("A date cell is not text.")
     return date.fromisoformat(v)
 
 
 def _series(spec: Any, n: int | None) -> tuple[pd.Series, str | None]:
     if not isinstance(spec, Mapping):
-        raise DraftError("A table column is not an object.")
+        raise DraftStoreError("A table column is not an object.")
     values = spec.get("values")
     if not isinstance(values, list) or (n is not None and len(values) != n):
-        raise DraftError("A table column has no values or the wrong number of them.")
+        raise DraftStoreError("A table column has no values or the wrong number of them.")
     if any(isinstance(v, list | dict) for v in values):
-        raise DraftError("A table cell holds a list or an object.")
+        raise DraftStoreError("A table cell holds a list or an object.")
     dtype = spec.get("dtype")
     kind = spec.get("kind")
     name = spec.get("name")
     if name is not None and not isinstance(name, str):
-        raise DraftError("A table column's name is not text.")
+        raise DraftStoreError("A table column's name is not text.")
     if kind == "date":
         return pd.Series([_day(v) for v in values], dtype=object), name
     if kind == "datetime" and isinstance(dtype, str) and re.fullmatch(r"datetime64\[\w+\]", dtype):
@@ -245,13 +245,13 @@ def _series(spec: Any, n: int | None) -> tuple[pd.Series, str | None]:
     if dtype not in _DTYPES:
         dtype = "object"
     if dtype in ("int64", "bool") and any(v is None for v in values):
-        raise DraftError(f"A {dtype} column has an empty cell.")
+        raise DraftStoreError(f"A {dtype} column has an empty cell.")
     return pd.Series(values, dtype=dtype), name
 
 
 def _frame_from_json(spec: Any) -> pd.DataFrame:
     if not isinstance(spec, Mapping) or not isinstance(spec.get("columns"), list):
-        raise DraftError("A table is not an object with columns.")
+        raise DraftStoreError("A table is not an object with columns.")
     index_spec = spec.get("index")
     index_values, index_name = _series(index_spec, None)
     n = len(index_values)
@@ -259,12 +259,12 @@ def _frame_from_json(spec: Any) -> pd.DataFrame:
     for col in spec["columns"]:
         series, name = _series(col, n)
         if name is None or name in data:
-            raise DraftError("A table column has no name or a repeated one.")
+            raise DraftStoreError("A table column has no name or a repeated one.")
         data[name] = series
     if index_spec.get("range") is True:
         index: pd.Index = pd.RangeIndex(n, name=index_name)
         if list(index_values) != list(range(n)):
-            raise DraftError("A table's row numbers are not 0, 1, 2, ...")
+            raise DraftStoreError("A table's row numbers are not 0, 1, 2, ...")
     else:
         index = pd.Index(index_values, name=index_name)
     # Built on 0..n-1 (each column's own index), then given the saved one: no realignment.
@@ -272,15 +272,15 @@ def _frame_from_json(spec: Any) -> pd.DataFrame:
 
 
 def tables_from_json(d: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(places, events) from tables_to_json's dict; raises DraftError for anything else."""
+    """(places, events) from tables_to_json's dict; raises DraftStoreError for anything else."""
     if not isinstance(d, Mapping) or d.get("format") != _FORMAT:
-        raise DraftError("The saved tables are not in a format this app reads.")
+        raise DraftStoreError("The saved tables are not in a format this app reads.")
     try:
         return _frame_from_json(d.get("places")), _frame_from_json(d.get("events"))
-    except DraftError:
+    except DraftStoreError:
         raise
     except READ_FAILURES as exc:  # a hand-edited file: a bad date, a number in a bool column
-        raise DraftError(f"The saved tables cannot be rebuilt: {exc}") from exc
+        raise DraftStoreError(f"The saved tables cannot be rebuilt: {exc}") from exc
 
 
 # --- sources: dates as ISO text ------------------------------------------------------------------
@@ -299,7 +299,7 @@ def sources_from_json(items: Any) -> list[dict]:
             continue
         try:
             day = _day(s.get("date"))
-        except (DraftError, ValueError):
+        except (DraftStoreError, ValueError):
             continue
         out.append({**s, "date": day})
     return out

@@ -33,18 +33,13 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from geo.atomic import atomic_write_text
-from geo.errors import READ_FAILURES
-from geo.geocoders.gazetteer import default_cache_dir
-from geo.story.load import (
-    BASEMAP,
-    EVENT_COLUMNS,
-    FIGURES,
-    Problem,
-    Story,
-    StoryError,
-    load_story,
-    unreadable,
-)
+from geo.errors import READ_FAILURES, DatelineError
+from geo.paths import default_cache_dir
+from geo.story.checks import BASEMAP
+from geo.story.load.loaders import load_story
+from geo.story.load.problems import StoryError, unreadable
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES
+from geo.story.model import Problem, Story
 from geo.story.timeline import filter_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
@@ -279,15 +274,22 @@ def _ts(day: date | pd.Timestamp) -> pd.Timestamp:
     return pd.Timestamp(day).normalize()
 
 
+class WindowError(DatelineError, ValueError):
+    """Arguments a window cannot take: a bbox that is no box, an unknown column.
+
+    Also a ValueError, as the store raised before.
+    """
+
+
 def _bbox(bbox) -> tuple[float, float, float, float] | None:
     if bbox is None:
         return None
     try:
         south, west, north, east = (float(v) for v in bbox)
     except (TypeError, ValueError):
-        raise ValueError(f"bbox must be (south, west, north, east), not {bbox!r}") from None
+        raise WindowError(f"bbox must be (south, west, north, east), not {bbox!r}") from None
     if not all(np.isfinite([south, west, north, east])):
-        raise ValueError(f"bbox must be finite, not {bbox!r}")
+        raise WindowError(f"bbox must be finite, not {bbox!r}")
     return south, west, north, east
 
 
@@ -363,7 +365,7 @@ class EventStore:
         cols = list(ALL_COLUMNS if columns is None else columns)
         unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
         if unknown:
-            raise ValueError(f"unknown column(s): {', '.join(unknown)}")
+            raise WindowError(f"unknown column(s): {', '.join(unknown)}")
         box = _bbox(bbox)
         cats = None if categories is None else pa.array(list(categories), pa.string())
         if cats is not None and set(self.categories) <= set(cats.to_pylist()):

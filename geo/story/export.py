@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from functools import cache
+from typing import Any
 
 import pandas as pd
 
 from geo import vocabulary
 from geo.names import one_line, spreadsheet_cell
-from geo.story.load import EVENT_COLUMNS, FIGURES, source_names
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES
+from geo.story.model import source_names
 
 
 def _story_format(events: pd.DataFrame) -> pd.DataFrame:
@@ -236,43 +238,49 @@ def events_acled_csv(
     # One row of place fields per event, in the events' order (an unknown place_id: blanks).
     unique = places.drop_duplicates("id").set_index("id").reindex(columns=_PLACE_FIELDS)
     place = unique.reindex(ev["place_id"]).reset_index(drop=True)
+    table = pd.DataFrame(
+        {**_acled_what(ev, sources or {}), **_acled_where(place)}, columns=list(ACLED_COLUMNS)
+    )
+    return table.to_csv(index=False)
+
+
+def _acled_what(ev: pd.DataFrame, sources: Mapping[str, str]) -> dict[str, Any]:
+    """events_acled_csv's columns of the event itself: id, dates, type, actors, source, notes."""
     actors = ev["actors"].map(_actor_list)
     start = pd.to_datetime(ev["date"])
     end = pd.to_datetime(ev["end_date"])
-    table = pd.DataFrame(
-        {
-            "event_id_cnty": ev["id"],
-            "event_date": start.dt.strftime("%Y-%m-%d"),
-            "year": start.dt.year.astype("Int64"),
-            "event_type": ev["category"].map(vocabulary.acled_event_type),
-            "sub_event_type": [
-                vocabulary.acled_sub_event(c, a)
-                for c, a in zip(ev["category"], actors, strict=True)
-            ],
-            "actor1": actors.map(lambda a: a[0] if a else ""),
-            "assoc_actor_1": actors.map(lambda a: "; ".join(a[1:-1])),
-            "actor2": actors.map(lambda a: a[-1] if len(a) > 1 else ""),
-            "country": place["country"].map(country_name),
-            "admin1": place["admin1"].map(_text),
-            "location": place["name"].map(_text),
-            "latitude": pd.to_numeric(place["lat"], errors="coerce"),
-            "longitude": pd.to_numeric(place["lon"], errors="coerce"),
-            "geo_precision": pd.array(
-                [
-                    geo_precision(k, r)
-                    for k, r in zip(place["kind"], place["radius_m"], strict=True)
-                ],
-                dtype="Int64",
-            ),
-            "source": ev["source"].map(lambda s: source_names(s, sources or {})),
-            "notes": [
-                _notes(*row)
-                for row in zip(
-                    ev["summary"], start, end, ev["confidence"], ev["confidence_note"], strict=True
-                )
-            ],
-            "fatalities": pd.to_numeric(ev["killed"], errors="coerce").fillna(0).astype("Int64"),
-        },
-        columns=list(ACLED_COLUMNS),
-    )
-    return table.to_csv(index=False)
+    return {
+        "event_id_cnty": ev["id"],
+        "event_date": start.dt.strftime("%Y-%m-%d"),
+        "year": start.dt.year.astype("Int64"),
+        "event_type": ev["category"].map(vocabulary.acled_event_type),
+        "sub_event_type": [
+            vocabulary.acled_sub_event(c, a) for c, a in zip(ev["category"], actors, strict=True)
+        ],
+        "actor1": actors.map(lambda a: a[0] if a else ""),
+        "assoc_actor_1": actors.map(lambda a: "; ".join(a[1:-1])),
+        "actor2": actors.map(lambda a: a[-1] if len(a) > 1 else ""),
+        "source": ev["source"].map(lambda s: source_names(s, sources)),
+        "notes": [
+            _notes(*row)
+            for row in zip(
+                ev["summary"], start, end, ev["confidence"], ev["confidence_note"], strict=True
+            )
+        ],
+        "fatalities": pd.to_numeric(ev["killed"], errors="coerce").fillna(0).astype("Int64"),
+    }
+
+
+def _acled_where(place: pd.DataFrame) -> dict[str, Any]:
+    """events_acled_csv's columns of each event's place: country, names, point, precision."""
+    return {
+        "country": place["country"].map(country_name),
+        "admin1": place["admin1"].map(_text),
+        "location": place["name"].map(_text),
+        "latitude": pd.to_numeric(place["lat"], errors="coerce"),
+        "longitude": pd.to_numeric(place["lon"], errors="coerce"),
+        "geo_precision": pd.array(
+            [geo_precision(k, r) for k, r in zip(place["kind"], place["radius_m"], strict=True)],
+            dtype="Int64",
+        ),
+    }

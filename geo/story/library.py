@@ -13,7 +13,7 @@ from pathlib import Path
 from geo.bounded import InputError
 from geo.errors import READ_FAILURES, failure_text
 from geo.names import is_slug, one_line
-from geo.story.load import read_meta
+from geo.story.load.meta import read_meta
 
 BUNDLED = Path(__file__).resolve().parents[2] / "data" / "stories"
 DEFAULT_STORY = "qalamoun-2017"

@@ -17,12 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from geo.atomic import atomic_write_text
+from geo.errors import DatelineError
 
 TIMEOUT_S = 60.0
 MAX_KEPT_BYTES = 8_000_000  # a kept file larger than this is not read, and drawn again
 
 
-class PictureError(RuntimeError):
+class PictureError(DatelineError):
     """Raised by ``draw_svg`` when the child process fails or runs out of time."""
 
 

@@ -15,19 +15,20 @@ import pandas as pd
 import tomli_w
 
 from geo.bounded import toml_loads
-from geo.errors import READ_FAILURES
+from geo.errors import READ_FAILURES, DatelineError
 from geo.names import is_slug, slugify
 from geo.story.export import events_csv
 from geo.story.library import BUNDLED, TEMP_PREFIX
-from geo.story.load import (
+from geo.story.load.loaders import load_story
+from geo.story.load.problems import StoryError
+from geo.story.load.schema import (
     CONVOY_COLUMNS,
+    FOLDER_LIMITS,
     MAX_TOML_BYTES,
     PLACE_COLUMNS,
     Limits,
-    Story,
-    StoryError,
-    load_story,
 )
+from geo.story.model import Story
 
 STORY_FILES = (
     "story.toml",
@@ -53,12 +54,31 @@ _FS_REASONS = {
 }
 
 
-class StoryExistsError(FileExistsError):
-    """Raised when saving would replace a story that is already there."""
+class StorageError(DatelineError):
+    """A story that cannot be saved, or story files that cannot be taken: nothing was saved.
+
+    The message is a sentence for the reader. A story that does not validate raises StoryError
+    instead.
+    """
 
 
-class StorageError(Exception):
-    """A file system fault while saving or checking a story; nothing was saved."""
+class DiskError(StorageError):
+    """The file system refused (read-only, full, a file too big) while saving or checking."""
+
+
+class StoryExistsError(StorageError):
+    """Saving would replace a story that is already there."""
+
+
+class StoryFilesError(StorageError):
+    """What save_story was given is no story folder: an id that is no slug, an unknown file."""
+
+
+class ZipError(StorageError, ValueError):
+    """An upload that is not a small zip of story files (too big, encrypted, damaged, ...).
+
+    Also a ValueError, as files_from_zip raised before: bench/hostile.py catches that.
+    """
 
 
 def fs_reason(exc: OSError) -> str:
@@ -142,50 +162,61 @@ def save_story(
     The folder is written and validated under a dot-prefixed temporary name the library never
     lists, then renamed into place, so a crash never leaves half a story on the picker. Raises
     StoryError (nothing saved) when the story does not validate (within ``limits``),
-    StoryExistsError when ``root/story_id`` or a bundled story of that id exists, and
-    StorageError when the file system refuses (read-only, full, file too big).
+    StoryExistsError when ``root/story_id`` or a bundled story of that id exists, DiskError
+    when the file system refuses (read-only, full, file too big) and StoryFilesError for an id
+    that is no slug or a file no story folder holds: all StorageErrors, nothing saved.
     """
+    target = _target(root, story_id, bundled, replace)
+    limits = limits or FOLDER_LIMITS
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=root))
+    except OSError as exc:
+        raise DiskError(f"Not saved: {fs_reason(exc)} ({root}).") from exc
+    try:
+        for name, data in files.items():
+            if name not in STORY_FILES:
+                raise StoryFilesError(f"unexpected story file {name!r}")
+            _write(tmp / name, data)
+        load_story(tmp, limits)  # a bad story never reaches its final name
+        os.chmod(tmp, 0o755)
+        if replace and target.exists():
+            _swap(tmp, target)
+        else:
+            _rename(tmp, target)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise DiskError(f"Not saved: {fs_reason(exc)}. Nothing was written.") from exc
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return load_story(target, limits)
+
+
+def _target(root: Path, story_id: str, bundled: Path, replace: bool) -> Path:
+    """``root/story_id``, once the id is a slug no bundled story (nor, unless ``replace``, a
+    saved one) has."""
     if not is_slug(story_id):
-        raise ValueError(f"{story_id!r} is not a story id")
+        raise StoryFilesError(f"{story_id!r} is not a story id")
     if (bundled / story_id).is_dir():
         raise StoryExistsError(f"a bundled story named {story_id!r} already exists")
     target = root / story_id
     if target.exists() and not replace:
         raise StoryExistsError(f"a story named {story_id!r} already exists in {root}")
+    return target
+
+
+def _rename(tmp: Path, target: Path) -> None:
+    """Move the new folder to its name; StoryExistsError if a story got there meanwhile."""
+    # rename() of a directory onto an existing non-empty one fails: no silent overwrite.
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=root))
+        os.rename(tmp, target)
     except OSError as exc:
-        raise StorageError(f"Not saved: {fs_reason(exc)} ({root}).") from exc
-    try:
-        for name, data in files.items():
-            if name not in STORY_FILES:
-                raise ValueError(f"unexpected story file {name!r}")
-            _write(tmp / name, data)
-        load_story(tmp, limits or Limits())  # a bad story never reaches its final name
-        os.chmod(tmp, 0o755)
-        if replace and target.exists():
-            _swap(tmp, target)
-            return load_story(target, limits or Limits())
-        # rename() of a directory onto an existing non-empty one fails: no silent overwrite.
-        try:
-            os.rename(tmp, target)
-        except OSError as exc:
-            if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
-                raise StoryExistsError(
-                    f"a story named {story_id!r} already exists in {root}"
-                ) from exc
-            raise
-    except StoryExistsError:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+            raise StoryExistsError(
+                f"a story named {target.name!r} already exists in {target.parent}"
+            ) from exc
         raise
-    except OSError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise StorageError(f"Not saved: {fs_reason(exc)}. Nothing was written.") from exc
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return load_story(target, limits or Limits())
 
 
 def story_zip(path: Path) -> bytes:
@@ -205,26 +236,26 @@ def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int, too_big: s
         while chunk := fh.read(_CHUNK):
             out.write(chunk)
             if out.tell() > budget:
-                raise ValueError(too_big)
+                raise ZipError(too_big)
     return out.getvalue()
 
 
 def files_from_zip(data: bytes) -> dict[str, bytes]:
     """The story files inside a zip made by ``story_zip`` (or by hand, with or without a folder).
 
-    Raises ValueError, with a message for the reader, for anything that is not a small zip of
+    Raises ZipError, with a message for the reader, for anything that is not a small zip of
     story files: too big (declared or actually inflated), encrypted, an unknown compression
     method, a bad checksum, two files of the same name.
     """
     if len(data) > MAX_ZIP_BYTES:
-        raise ValueError("the zip is larger than 20 MB")
+        raise ZipError("the zip is larger than 20 MB")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as exc:
-        raise ValueError("not a zip file (or a damaged one)") from exc
+        raise ZipError("not a zip file (or a damaged one)") from exc
     if len(infos) > MAX_ZIP_ENTRIES:
-        raise ValueError(f"the zip holds {len(infos):,} files; a story has at most 6")
+        raise ZipError(f"the zip holds {len(infos):,} files; a story has at most 6")
     files: dict[str, bytes] = {}
     left = MAX_UNZIPPED_BYTES
     for info in infos:
@@ -232,11 +263,11 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
         if info.is_dir() or name not in STORY_FILES:
             continue
         if name in files:
-            raise ValueError(f"the zip holds {name} twice")
+            raise ZipError(f"the zip holds {name} twice")
         if info.flag_bits & 0x1:
-            raise ValueError(f"{name} is encrypted; upload a zip without a password")
+            raise ZipError(f"{name} is encrypted; upload a zip without a password")
         if info.compress_type not in _METHODS:
-            raise ValueError(f"{name} uses a compression method Dateline cannot read")
+            raise ZipError(f"{name} uses a compression method Dateline cannot read")
         # story.toml is refused here, before it is written anywhere, as the loader would.
         budget, too_big = left, f"the zip unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB"
         if name == "story.toml" and left > MAX_TOML_BYTES:
@@ -245,16 +276,16 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
                 f"story.toml is larger than {MAX_TOML_BYTES // 1000} KB",
             )
         if info.file_size > budget:
-            raise ValueError(too_big)
+            raise ZipError(too_big)
         try:
             files[name] = _inflate(zf, info, budget, too_big)
         except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
-            raise ValueError(f"{name} in the zip is damaged ({exc})") from exc
+            raise ZipError(f"{name} in the zip is damaged ({exc})") from exc
         except (RuntimeError, NotImplementedError) as exc:  # zipfile: encrypted, unknown method
-            raise ValueError(f"{name} in the zip cannot be read ({exc})") from exc
+            raise ZipError(f"{name} in the zip cannot be read ({exc})") from exc
         left -= len(files[name])
     if "story.toml" not in files:
-        raise ValueError("the zip has no story.toml")
+        raise ZipError("the zip has no story.toml")
     return files
 
 
@@ -273,9 +304,12 @@ def zip_story_id(files: dict[str, bytes], filename: str) -> str:
 
 
 __all__ = [
+    "DiskError",
     "StorageError",
     "StoryError",
     "StoryExistsError",
+    "StoryFilesError",
+    "ZipError",
     "files_from_zip",
     "save_story",
     "story_files",

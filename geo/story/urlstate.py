@@ -100,7 +100,35 @@ def parse_view(
     if story not in stories:
         notices.append(f"Unknown story {clip(story)!r}: showing {default_story!r}.")
         story = default_story
-    lo, hi = span_of(story)
+    start, end = _window(params, span_of(story), notices)
+    categories = None
+    if "cat" in params:
+        categories = _categories(_first(params["cat"]), set(categories_of(story)), notices)
+    actors: tuple[str, ...] = ()
+    if "actor" in params:
+        known = set(actors_of(story))
+        asked = [a for a in _first(params["actor"]).split(ACTOR_SEP) if a]
+        bad = [a for a in asked if a not in known]
+        if bad:
+            notices.append(f"Ignored unknown actors: {_listed(bad)}.")
+        actors = tuple(a for a in asked if a in known)
+    layers = frozenset(LAYERS)
+    if "layers" in params:
+        layers = _layers(_first(params["layers"]), notices)
+    selected = None
+    if "sel" in params:
+        raw = _first(params["sel"])
+        if _SELECTION.fullmatch(raw):
+            selected = raw
+        else:
+            notices.append(f"Ignored selection {clip(raw)!r}.")
+    view = View(story, start, end, categories, actors, layers, selected)
+    return view, notices
+
+
+def _window(params: Mapping[str, object], span: tuple[date, date], notices: list[str]):
+    """``from`` and ``to`` within the story's ``span``; the whole span where they do not fit."""
+    lo, hi = span
     start, end = lo, hi
     for key in ("from", "to"):
         if key not in params:
@@ -120,42 +148,30 @@ def parse_view(
     if start > end:
         notices.append("Ignored the date window: it ends before it starts.")
         start, end = lo, hi
-    categories = None
-    if "cat" in params:
-        known = set(categories_of(story))
-        asked = [c for c in _first(params["cat"]).split(",") if c]
-        bad = [c for c in asked if c not in known]
-        if bad:
-            notices.append(f"Ignored unknown categories: {_listed(bad)}.")
-        # Only unknown values (a stale link): the default, not an empty map. An empty value is
-        # a reader's real choice of no category and is kept.
-        valid = tuple(c for c in asked if c in known)
-        categories = valid if valid or not asked else None
-    actors: tuple[str, ...] = ()
-    if "actor" in params:
-        known = set(actors_of(story))
-        asked = [a for a in _first(params["actor"]).split(ACTOR_SEP) if a]
-        bad = [a for a in asked if a not in known]
-        if bad:
-            notices.append(f"Ignored unknown actors: {_listed(bad)}.")
-        actors = tuple(a for a in asked if a in known)
-    layers = frozenset(LAYERS)
-    if "layers" in params:
-        asked = [x for x in _first(params["layers"]).split(",") if x]
-        bad = [x for x in asked if x not in LAYERS]
-        if bad:
-            notices.append(f"Ignored unknown layers: {_listed(bad)}.")
-        chosen = frozenset(x for x in asked if x in LAYERS)
-        layers = chosen if chosen or not asked else frozenset(LAYERS)
-    selected = None
-    if "sel" in params:
-        raw = _first(params["sel"])
-        if _SELECTION.fullmatch(raw):
-            selected = raw
-        else:
-            notices.append(f"Ignored selection {clip(raw)!r}.")
-    view = View(story, start, end, categories, actors, layers, selected)
-    return view, notices
+    return start, end
+
+
+def _categories(value: str, known: set[str], notices: list[str]) -> tuple[str, ...] | None:
+    """The known categories of a ``cat`` value; None (the default) when it names only
+    unknown ones."""
+    asked = [c for c in value.split(",") if c]
+    bad = [c for c in asked if c not in known]
+    if bad:
+        notices.append(f"Ignored unknown categories: {_listed(bad)}.")
+    # Only unknown values (a stale link): the default, not an empty map. An empty value is
+    # a reader's real choice of no category and is kept.
+    valid = tuple(c for c in asked if c in known)
+    return valid if valid or not asked else None
+
+
+def _layers(value: str, notices: list[str]) -> frozenset[str]:
+    """The known layers of a ``layers`` value; every layer when it names only unknown ones."""
+    asked = [x for x in value.split(",") if x]
+    bad = [x for x in asked if x not in LAYERS]
+    if bad:
+        notices.append(f"Ignored unknown layers: {_listed(bad)}.")
+    chosen = frozenset(x for x in asked if x in LAYERS)
+    return chosen if chosen or not asked else frozenset(LAYERS)
 
 
 def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dict[str, str]:

@@ -18,7 +18,7 @@ from geo.geocoders.gazetteer import Gazetteer
 from geo.story import drafts
 from geo.story.drafts import (
     MAX_DRAFT_BYTES,
-    DraftError,
+    DraftStoreError,
     list_drafts,
     load_draft,
     new_draft_id,
@@ -204,7 +204,7 @@ def _tables(**change) -> dict:
     ],
 )
 def test_tables_from_json_refuses_bad_input(value):
-    with pytest.raises(DraftError):
+    with pytest.raises(DraftStoreError):
         tables_from_json(value)
 
 
@@ -222,7 +222,7 @@ def test_hostile_ids_load_nothing(tmp_path: Path, draft_id):
 
 @pytest.mark.parametrize("draft_id", ["../x", "a" * 500, "", None])
 def test_hostile_ids_save_nothing(tmp_path: Path, draft_id):
-    with pytest.raises(DraftError):
+    with pytest.raises(DraftStoreError):
         save_draft(tmp_path / "drafts", draft_id, {})
     assert not (tmp_path / "drafts").exists() and not (tmp_path / "x.json").exists()
 
@@ -274,7 +274,7 @@ def test_a_folder_named_like_a_draft_is_no_draft(tmp_path: Path):
 )
 def test_unsavable_drafts_are_refused_and_the_old_one_stays(tmp_path: Path, draft):
     save_draft(tmp_path, ID, {"title": "before"})
-    with pytest.raises(DraftError) as err:
+    with pytest.raises(DraftStoreError) as err:
         save_draft(tmp_path, ID, draft)
     assert isinstance(err.value, DatelineError)
     assert load_draft(tmp_path, ID) == {"title": "before"}
@@ -282,7 +282,7 @@ def test_unsavable_drafts_are_refused_and_the_old_one_stays(tmp_path: Path, draf
 
 def test_a_disk_fault_is_a_draft_error(tmp_path: Path):
     (tmp_path / "file").write_text("")
-    with pytest.raises(DraftError):
+    with pytest.raises(DraftStoreError):
         save_draft(tmp_path / "file", ID, {"title": "x"})
 
 

@@ -116,7 +116,7 @@ def test_empty_windows_keep_their_columns(built, start, end, cats, actors, bbox)
 )
 def test_hostile_arguments_are_refused(built, kwargs, message):
     _, _, _, store = built
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(events_store.WindowError, match=message):
         store.window(date(2017, 1, 1), date(2017, 2, 1), **kwargs)
 
 
@@ -293,14 +293,14 @@ def test_a_cached_open_takes_the_checked_places_and_not_places_csv(tmp_path, mon
     want = load_story(folder).places.astype({"id": object})
     pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
     # Opened again from the store: places.csv is neither read nor checked.
-    from geo.story import load
+    from geo.story.load import loaders
 
     def unread(*args, **kwargs):
         raise AssertionError("places.csv was read again")
 
     with monkeypatch.context() as mp:
-        mp.setattr(load, "_load_places", unread)
-        mp.setattr(load, "_places_in_their_countries", unread)
+        mp.setattr(loaders, "load_places", unread)
+        mp.setattr(loaders, "_places_in_their_countries", unread)
         pd.testing.assert_frame_equal(open_story(folder, cache).places, want)
     # A damaged copy of the same size is not trusted: places.csv is read and checked again.
     copy = next(cache.glob("*/places.parquet"))

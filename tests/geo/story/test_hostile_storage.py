@@ -17,8 +17,9 @@ from geo.story import storage
 from geo.story.library import TEMP_PREFIX, clean_stale, find_stories
 from geo.story.storage import (
     MAX_UNZIPPED_BYTES,
-    StorageError,
+    DiskError,
     StoryExistsError,
+    ZipError,
     files_from_zip,
     save_story,
     story_zip,
@@ -35,7 +36,7 @@ def test_a_zip_that_lies_about_its_size_is_refused_without_the_memory():
     assert len(data) < 1_000_000
     tracemalloc.start()
     try:
-        with pytest.raises(ValueError, match=r"damaged|unpacks to more than"):
+        with pytest.raises(ZipError, match=r"damaged|unpacks to more than"):
             files_from_zip(data)
         _, peak = tracemalloc.get_traced_memory()
     finally:
@@ -45,7 +46,7 @@ def test_a_zip_that_lies_about_its_size_is_refused_without_the_memory():
 
 def test_a_zip_declaring_too_much_is_refused_before_inflating(monkeypatch):
     monkeypatch.setattr(storage, "MAX_UNZIPPED_BYTES", 3 << 20)
-    with pytest.raises(ValueError, match="unpacks to more than"):
+    with pytest.raises(ZipError, match="unpacks to more than"):
         files_from_zip(lying_zip(8 << 20, declared=8 << 20))
 
 
@@ -53,7 +54,7 @@ def test_inflating_stops_at_the_running_budget():
     data = lying_zip(8 << 20, declared=8 << 20)
     zf = zipfile.ZipFile(io.BytesIO(data))
     info = zf.getinfo("events.csv")
-    with pytest.raises(ValueError, match="unpacks to more than"):
+    with pytest.raises(ZipError, match="unpacks to more than"):
         storage._inflate(zf, info, 1 << 20, "the zip unpacks to more than 1 MB")
 
 
@@ -96,7 +97,7 @@ def _duplicate() -> bytes:
     ],
 )
 def test_broken_zips_are_refused_with_a_message(make, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ZipError, match=message):
         files_from_zip(make())
 
 
@@ -153,7 +154,7 @@ def test_file_system_faults_say_nothing_was_saved(tmp_path: Path, monkeypatch, c
         raise OSError(code, os.strerror(code))
 
     monkeypatch.setattr(storage, "_write", fail)
-    with pytest.raises(StorageError, match=reason) as info:
+    with pytest.raises(DiskError, match=reason) as info:
         save_story(tmp_path, "copy", mini_files(), bundled=tmp_path / "none")
     assert "Nothing was written" in str(info.value)
     assert list(tmp_path.iterdir()) == []
@@ -164,5 +165,5 @@ def test_a_read_only_stories_folder(tmp_path: Path, monkeypatch):
         raise OSError(errno.EROFS, "Read-only file system")
 
     monkeypatch.setattr(storage.tempfile, "mkdtemp", fail)
-    with pytest.raises(StorageError, match="read-only"):
+    with pytest.raises(DiskError, match="read-only"):
         save_story(tmp_path / "ro", "copy", mini_files(), bundled=tmp_path / "none")

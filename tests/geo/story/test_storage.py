@@ -10,6 +10,7 @@ from geo.story.load import load_story
 from geo.story.storage import (
     StoryError,
     StoryExistsError,
+    ZipError,
     files_from_zip,
     save_story,
     story_files,
@@ -94,7 +95,7 @@ def test_zip_round_trip(tmp_path):
     [(b"not a zip", "not a zip file"), (b"PK\x05\x06" + b"\0" * 18, "no story.toml")],
 )
 def test_bad_zips(data, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ZipError, match=message):
         files_from_zip(data)
 
 
