@@ -12,8 +12,6 @@ import argparse
 import json
 import os
 import platform
-import resource
-import signal
 import statistics
 import subprocess
 import sys
@@ -21,103 +19,32 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
+from bench.measure import (  # noqa: E402
+    BUDGET_S,
+    LIMIT_S,
+    QUICK_REPEATS,
+    REPEATS,
+    peak_mb,
+    timed,
+    wait_idle,
+)
+from bench.pipeline import st_folium_args, windows, worker_naive  # noqa: E402
 from geo.atomic import atomic_write_text  # noqa: E402
 from geo.map import scale  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results.md"
 LAST_RUN = DATA / "last-run.json"
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
-LIMIT_S = 60.0
-# A figure is repeated until this many runs or this much time, whichever comes first.
-REPEATS, QUICK_REPEATS, BUDGET_S = 5, 2, 12.0
 BROWSER_MAX_EVENTS = 100_000
 LABELS = ("bundled", *SIZES)
 DNF = "did not finish"
-
-
-class DidNotFinish(Exception):
-    """A single run passed the time limit."""
-
-
-# --- measuring, in a child process ---------------------------------------------------------------
-
-
-@contextmanager
-def time_limit(seconds: float):
-    """Raise DidNotFinish inside the block once ``seconds`` have passed."""
-
-    def _stop(_signum, _frame):
-        raise DidNotFinish
-
-    old = signal.signal(signal.SIGALRM, _stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def timed(fn: Callable[[], object], repeats: int) -> tuple[float | None, object]:
-    """Median seconds of ``fn`` over up to ``repeats`` runs (fewer past BUDGET_S), and its result.
-
-    None for the time when a run passes LIMIT_S.
-    """
-    times: list[float] = []
-    result = None
-    started = time.perf_counter()
-    for _ in range(repeats):
-        result = None  # a loaded story is not kept while the next one loads: peak memory
-        t0 = time.perf_counter()
-        try:
-            with time_limit(LIMIT_S):
-                result = fn()
-        except DidNotFinish:
-            return None, None
-        times.append(time.perf_counter() - t0)
-        if time.perf_counter() - started > BUDGET_S:
-            break
-    return statistics.median(times), result
-
-
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def st_folium_args(fmap, groups, big: bool) -> dict:
-    """What st_folium sends the browser for this map, called as app.py calls it."""
-    import folium
-    import streamlit_folium
-
-    sent: dict = {}
-    real = streamlit_folium._component_func
-    streamlit_folium._component_func = lambda **kw: sent.update(kw) or {}
-    try:
-        streamlit_folium.st_folium(
-            fmap,
-            key="bench",
-            feature_group_to_add=groups,
-            returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
-            layer_control=folium.LayerControl(collapsed=True),
-            use_container_width=True,
-            height=620,
-        )
-    finally:
-        streamlit_folium._component_func = real
-    sent.pop("on_change", None)
-    return sent
-
-
-def windows(start: date, end: date) -> dict[str, tuple[date, date]]:
-    return {"month": (max(start, end - timedelta(days=29)), end), "all": (start, end)}
 
 
 def worker_ours(path: Path, repeats: int) -> dict:
@@ -154,42 +81,6 @@ def worker_ours(path: Path, repeats: int) -> dict:
         out[f"bytes_{name}"] = len(json.dumps(sent))
         out[f"layers_bytes_{name}"] = len(sent["feature_group"] or "")
         out[f"clusters_{name}"] = (sent["feature_group"] or "").count('"key": "cluster:')
-    out["peak_mb"] = peak_mb()
-    return out
-
-
-_JQUERY_STUB = """<script>window.$ = function(html) {
-    var t = document.createElement('template');
-    t.innerHTML = html.trim();
-    return [t.content.firstChild];
-};</script>"""
-
-
-def worker_naive(path: Path, repeats: int, page_out: str) -> dict:
-    """The same figures for bench/naive.py; the whole-span page is saved for the browser."""
-    from bench import naive
-    from geo.map.assets import localize
-    from geo.story.load import load_story
-
-    span = load_story(path).meta["span"]  # only for the dates: not part of the naive timing
-    out: dict = {}
-    out["load"], events = timed(lambda: naive.load(path), max(1, repeats // 2))
-    naive.render(naive.build_map(events.head(3)))  # warm-up, as for Dateline
-    for name, (a, b) in windows(span["start"], span["end"]).items():
-        out[f"filter_{name}"], win = timed(lambda a=a, b=b: naive.window(events, a, b), repeats * 2)
-        out[f"events_{name}"] = len(win)
-        if name == "all" and out.get("map_month") is None:
-            out["map_all"] = None  # the month already did not finish: the year will not either
-            break
-        out[f"map_{name}"], html = timed(
-            lambda win=win: naive.render(naive.build_map(win)), repeats
-        )
-        out[f"bytes_{name}"] = len(html) if html else None
-        if name == "all" and html and page_out:
-            # The same page with Leaflet from this machine, so the browser can draw it offline;
-            # folium's popups call jQuery's $(html)[0], which has no local copy: a small stand-in.
-            page = naive.render(localize(naive.build_map(win)))
-            atomic_write_text(page_out, page.replace("<head>", "<head>" + _JQUERY_STUB, 1))
     out["peak_mb"] = peak_mb()
     return out
 
@@ -388,24 +279,6 @@ def _median_or_dnf(fn: Callable[[], float], repeats: int) -> float | None:
     return statistics.median(times)
 
 
-def _wait_idle(pid: int, timeout: float = LIMIT_S) -> None:
-    """Wait until the app server stops using CPU: a closed page's script may still be running."""
-    ticks = os.sysconf("SC_CLK_TCK")
-
-    def cpu() -> float:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / ticks
-
-    deadline = time.monotonic() + timeout
-    before = cpu()
-    while time.monotonic() < deadline:
-        time.sleep(0.5)  # a sampling interval, not a wait for a result
-        now = cpu()
-        if now - before < 0.05:
-            return
-        before = now
-
-
 def _story_in_browser(browser, server, label: str, repeats: int, naive) -> dict:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -417,7 +290,7 @@ def _story_in_browser(browser, server, label: str, repeats: int, naive) -> dict:
         for page, _ in last:
             page.context.close()
         last.clear()
-        _wait_idle(server.proc.pid)
+        wait_idle(server.proc.pid)
         took, page, frame = _open_app(browser, f"{server.url}/{query}")
         last.append((page, frame))
         return took
@@ -429,7 +302,7 @@ def _story_in_browser(browser, server, label: str, repeats: int, naive) -> dict:
         samples: list[float] = []
         # A one-day move that removes no event leaves the map as it was: that one does not count.
         for _ in range(4 * repeats):
-            _wait_idle(server.proc.pid)
+            wait_idle(server.proc.pid)
             try:
                 took, frame = _slider_move(page, frame)
             except (TimeoutError, PlaywrightTimeout):
@@ -442,7 +315,7 @@ def _story_in_browser(browser, server, label: str, repeats: int, naive) -> dict:
         fig["slider"] = statistics.median(samples) if samples else None
         page.context.close()
     if naive and naive[0].exists():
-        _wait_idle(server.proc.pid)
+        wait_idle(server.proc.pid)
         fig["naive_open"] = _median_or_dnf(
             lambda: _open_naive(browser, server.url, *naive), max(1, repeats // 2)
         )

@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
+from bench.measure import LIMIT_S, wait_idle  # noqa: E402
 
-LIMIT_S = 60.0
 QUIET_S = 1.0  # a move's page is idle once no new script run starts for this long
 FLOOR_APP = '''"""The floor (written by bench): a range slider and a one-marker st_folium."""
 
@@ -185,24 +185,6 @@ def server_memory(pid: int) -> dict[str, float]:
     return {"rss_mb": fields.get("VmRSS"), "peak_mb": fields.get("VmHWM")}
 
 
-def _wait_idle(pid: int, timeout: float = LIMIT_S) -> None:
-    """Wait until a server stops using CPU (a closed page's script may still be running)."""
-    ticks = 100
-
-    def cpu() -> float:
-        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / ticks
-
-    deadline = time.monotonic() + timeout
-    before = cpu()
-    while time.monotonic() < deadline:
-        time.sleep(0.3)  # a sampling interval, not a wait for a result
-        now = cpu()
-        if now - before < 0.03:
-            return
-        before = now
-
-
 class Page:
     """One open page of an app, with its websocket traffic counted."""
 
@@ -260,7 +242,7 @@ class Page:
         (both from the key press, in page time), and the websocket bytes of the move."""
         from tests.e2e.appserver import APP_READY, MAP_FRAME
 
-        _wait_idle(self.server.proc.pid)
+        wait_idle(self.server.proc.pid)
         self.settle()
         self.frame.evaluate(_ARM)
         self.bytes = 0
@@ -366,7 +348,7 @@ def measure(labels: list[str], repeats: int) -> dict:
                         print(f"targets: priming {label} …", file=sys.stderr, flush=True)
                         primer = Page(browser, priming, queries[label])
                         primer.settle()
-                        _wait_idle(priming.proc.pid)
+                        wait_idle(priming.proc.pid)
                         primer.close()
                 finally:
                     stop_server(priming)
@@ -376,13 +358,13 @@ def measure(labels: list[str], repeats: int) -> dict:
                 # s with none). The page settles and closes before the next cold open.
                 for label, query in queries.items():
                     print(f"targets: opening {label} …", file=sys.stderr, flush=True)
-                    _wait_idle(servers[label].proc.pid)
+                    wait_idle(servers[label].proc.pid)
                     page = Page(browser, servers[label], query)
                     out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
                     page.settle()
                     page.close()
                     for server in servers.values():
-                        _wait_idle(server.proc.pid)
+                        wait_idle(server.proc.pid)
                 # The pages the moves are measured on (warm opens, not counted).
                 pages = {
                     label: (Page(browser, servers[label], query), query)
@@ -391,7 +373,7 @@ def measure(labels: list[str], repeats: int) -> dict:
                 # Warm opens, interleaved: a new page each time on the same server.
                 for _ in range(repeats):
                     for label, (_page, query) in pages.items():
-                        _wait_idle(servers[label].proc.pid)
+                        wait_idle(servers[label].proc.pid)
                         again = Page(browser, servers[label], query)
                         out["pages"][label]["open"].append(again.opened)
                         again.close()
