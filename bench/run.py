@@ -32,10 +32,9 @@ from bench.measure import (  # noqa: E402
     QUICK_REPEATS,
     REPEATS,
     peak_mb,
-    timed,
     wait_idle,
 )
-from bench.pipeline import st_folium_args, windows, worker_naive  # noqa: E402
+from bench.pipeline import worker_naive, worker_ours  # noqa: E402
 from geo.atomic import atomic_write_text  # noqa: E402
 from geo.map import scale  # noqa: E402
 
@@ -45,44 +44,6 @@ BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
 BROWSER_MAX_EVENTS = 100_000
 LABELS = ("bundled", *SIZES)
 DNF = "did not finish"
-
-
-def worker_ours(path: Path, repeats: int) -> dict:
-    """Load, one-month filter, and map build + payload for one month and for the whole span."""
-    from geo.map import scale
-    from geo.map.layers import base_map, load_basemap, story_layers
-    from geo.story.load import load_story
-    from geo.story.timeline import filter_events
-
-    out: dict = {}
-    out["load"], story = timed(lambda: load_story(path), max(1, repeats // 2))
-    big = scale.needs_viewport(len(story.events), len(story.places))
-    t0 = time.perf_counter()
-    codes = scale.place_codes(story.events, story.places) if big else None
-    out["index"] = time.perf_counter() - t0
-    basemap = load_basemap(ROOT / "data" / "basemap" / "countries.geojson")
-    categories = sorted(story.events["category"].unique())
-    # Warm-up: folium and jinja compile templates on first use, as on the app's first run.
-    extra = {"codes": codes} if big else {}
-    warm = story_layers(story, story.events.head(300), story.end, **extra)
-    st_folium_args(base_map(story, basemap), warm, big)
-    for name, (a, b) in windows(story.start, story.end).items():
-        out[f"filter_{name}"], events = timed(
-            lambda a=a, b=b: filter_events(story.events, a, b, categories, []), repeats * 2
-        )
-        out[f"events_{name}"] = len(events)
-
-        def build(events=events, b=b):
-            fmap = base_map(story, basemap)
-            groups = story_layers(story, events, b, **extra)
-            return st_folium_args(fmap, groups, big)
-
-        out[f"map_{name}"], sent = timed(build, repeats)
-        out[f"bytes_{name}"] = len(json.dumps(sent))
-        out[f"layers_bytes_{name}"] = len(sent["feature_group"] or "")
-        out[f"clusters_{name}"] = (sent["feature_group"] or "").count('"key": "cluster:')
-    out["peak_mb"] = peak_mb()
-    return out
 
 
 def worker_apptest(story_id: str, repeats: int) -> dict:
