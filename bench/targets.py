@@ -237,10 +237,36 @@ class Page:
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
             self.page.evaluate("() => { window.benchLog = []; }")
 
+    def _repainted(self, t0: float) -> float | None:
+        """Page time at which the map repainted after a move (its drawing changed, then two
+        animation frames), or None when the run ended and the map did not change."""
+        from tests.e2e.appserver import APP_READY, MAP_FRAME
+
+        origin = self.page.evaluate("performance.timeOrigin")
+        while time.perf_counter() - t0 < LIMIT_S:
+            try:
+                painted = self.frame.evaluate("window.benchPainted")
+                if painted is not None:
+                    return painted - origin
+            except Exception as exc:  # the component remounted: its new frame's drawing counts
+                if "detached" not in str(exc):
+                    raise
+                handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
+                self.frame = handle.content_frame()
+                self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
+                self.frame.evaluate(_PAINTED)
+                return self.page.evaluate("performance.now()")
+            # The run ended long ago and the map did not change (no event that day). Asked of
+            # the page itself: a quick run may never have shown in the log (see _WS_HOOK).
+            if time.perf_counter() - t0 > 2 and self.page.query_selector(APP_READY):
+                return None
+            self.page.wait_for_timeout(5)  # polling interval
+        return None
+
     def move(self) -> dict:
         """One day off the window's end: seconds to the map repainted and to the page idle
         (both from the key press, in page time), and the websocket bytes of the move."""
-        from tests.e2e.appserver import APP_READY, MAP_FRAME
+        from tests.e2e.appserver import APP_READY
 
         wait_idle(self.server.proc.pid)
         self.settle()
@@ -250,29 +276,7 @@ class Page:
         thumb.focus()
         thumb.press("ArrowLeft")
         t0 = time.perf_counter()
-        # The map repainted: its drawing changed, then two animation frames.
-        origin = self.page.evaluate("performance.timeOrigin")
-        repaint = None
-        while time.perf_counter() - t0 < LIMIT_S:
-            try:
-                painted = self.frame.evaluate("window.benchPainted")
-                if painted is not None:
-                    repaint = painted - origin
-                    break
-            except Exception as exc:  # the component remounted: its new frame's drawing counts
-                if "detached" not in str(exc):
-                    raise
-                handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
-                self.frame = handle.content_frame()
-                self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
-                self.frame.evaluate(_PAINTED)
-                repaint = self.page.evaluate("performance.now()")
-                break
-            # The run ended long ago and the map did not change (no event that day). Asked of
-            # the page itself: a quick run may never have shown in the log (see _WS_HOOK).
-            if time.perf_counter() - t0 > 2 and self.page.query_selector(APP_READY):
-                break
-            self.page.wait_for_timeout(5)  # polling interval
+        repaint = self._repainted(t0)
         # Idle: the last run's end once no new run has started and no message come for QUIET_S.
         # A page that never settles is reported (its runs listed) instead of hanging the bench.
         count = "[window.benchLog.length, window.benchMsgs]"
@@ -308,6 +312,72 @@ def _median(values) -> float | None:
     return statistics.median(values) if values else None
 
 
+def _prime(browser, tmp: Path, env: dict, queries: dict[str, str], big: list[str]) -> None:
+    """The disk cache as a server leaves it: one page of each big story opened on a server of its
+    own (it draws the timeline's pictures into the cache), then stopped, so the cold opens are a
+    returning server's first page."""
+    from tests.e2e.appserver import start_server, stop_server
+
+    priming = start_server(tmp / "prime", env)
+    try:
+        for label in big:
+            print(f"targets: priming {label} …", file=sys.stderr, flush=True)
+            primer = Page(browser, priming, queries[label])
+            primer.settle()
+            wait_idle(priming.proc.pid)
+            primer.close()
+    finally:
+        stop_server(priming)
+
+
+def _cold_opens(browser, servers: dict, queries: dict[str, str], out: dict) -> None:
+    """Each page's first open on its own new server (the disk cache is built).
+
+    Each with no other page open, as the floor's (the first) is: every page left open made the
+    next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02 s with none). The page
+    settles and closes before the next cold open.
+    """
+    for label, query in queries.items():
+        print(f"targets: opening {label} …", file=sys.stderr, flush=True)
+        wait_idle(servers[label].proc.pid)
+        page = Page(browser, servers[label], query)
+        out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
+        page.settle()
+        page.close()
+        for server in servers.values():
+            wait_idle(server.proc.pid)
+
+
+def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, repeats: int):
+    """Warm opens (a new page each time on the same server) and slider moves, interleaved with
+    the floor's; then each server's memory."""
+    # The pages the moves are measured on (warm opens, not counted).
+    pages = {label: Page(browser, servers[label], query) for label, query in queries.items()}
+    for _ in range(repeats):
+        for label, query in queries.items():
+            wait_idle(servers[label].proc.pid)
+            again = Page(browser, servers[label], query)
+            out["pages"][label]["open"].append(again.opened)
+            again.close()
+    for n in range(repeats * 2):
+        for label, page in pages.items():
+            print(f"targets: move {n + 1} on {label} …", file=sys.stderr, flush=True)
+            out["pages"][label]["moves"].append(page.move())
+    for label, page in pages.items():
+        out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
+        page.close()
+
+
+def _summarise(out: dict) -> dict:
+    for fig in out["pages"].values():
+        moves = fig["moves"]
+        fig["repaint"] = _median(m["repaint"] for m in moves)
+        fig["idle"] = _median(m["idle"] for m in moves)
+        fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
+        fig["open_median"] = _median(fig["open"])
+    return out
+
+
 def measure(labels: list[str], repeats: int) -> dict:
     """Every figure of the targets table, for ``labels`` (``bundled`` and synthetic sizes)."""
     from playwright.sync_api import sync_playwright
@@ -316,6 +386,10 @@ def measure(labels: list[str], repeats: int) -> dict:
 
     big = [lb for lb in labels if lb != "bundled"]
     out: dict = {"pages": {}, "cache_build_s": {}}
+    queries = {
+        label: "" if label in ("floor", "bundled") else f"?story=synthetic-{SIZES[label]}"
+        for label in ["floor", *labels]
+    }
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         cache = tmp / "cache"
@@ -334,68 +408,14 @@ def measure(labels: list[str], repeats: int) -> dict:
                     args=[*CHROMIUM_ARGS, *OFFLINE_ARGS],
                     headless=True,
                 )
-                # The disk cache as a server leaves it: one page of each big story opened on a
-                # server of its own (it draws the timeline's pictures into the cache), then
-                # stopped, so the cold opens below are a returning server's first page.
-                own = ("floor", "bundled")
-                queries = {
-                    label: "" if label in own else f"?story=synthetic-{SIZES[label]}"
-                    for label in ["floor", *labels]
-                }
-                priming = start_server(tmp / "prime", env)
-                try:
-                    for label in big:
-                        print(f"targets: priming {label} …", file=sys.stderr, flush=True)
-                        primer = Page(browser, priming, queries[label])
-                        primer.settle()
-                        wait_idle(priming.proc.pid)
-                        primer.close()
-                finally:
-                    stop_server(priming)
-                # Cold opens first, each on its own new server (the disk cache is built), and
-                # each with no other page open, as the floor's (the first) is: every page left
-                # open made the next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02
-                # s with none). The page settles and closes before the next cold open.
-                for label, query in queries.items():
-                    print(f"targets: opening {label} …", file=sys.stderr, flush=True)
-                    wait_idle(servers[label].proc.pid)
-                    page = Page(browser, servers[label], query)
-                    out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
-                    page.settle()
-                    page.close()
-                    for server in servers.values():
-                        wait_idle(server.proc.pid)
-                # The pages the moves are measured on (warm opens, not counted).
-                pages = {
-                    label: (Page(browser, servers[label], query), query)
-                    for label, query in queries.items()
-                }
-                # Warm opens, interleaved: a new page each time on the same server.
-                for _ in range(repeats):
-                    for label, (_page, query) in pages.items():
-                        wait_idle(servers[label].proc.pid)
-                        again = Page(browser, servers[label], query)
-                        out["pages"][label]["open"].append(again.opened)
-                        again.close()
-                # Slider moves, interleaved with the floor's.
-                for n in range(repeats * 2):
-                    for label, (page, _query) in pages.items():
-                        print(f"targets: move {n + 1} on {label} …", file=sys.stderr, flush=True)
-                        out["pages"][label]["moves"].append(page.move())
-                for label, (page, _query) in pages.items():
-                    out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
-                    page.close()
+                _prime(browser, tmp, env, queries, big)
+                _cold_opens(browser, servers, queries, out)
+                _warm_figures(browser, servers, queries, out, repeats)
                 browser.close()
         finally:
             for server in servers.values():
                 stop_server(server)
-    for fig in out["pages"].values():
-        moves = fig["moves"]
-        fig["repaint"] = _median(m["repaint"] for m in moves)
-        fig["idle"] = _median(m["idle"] for m in moves)
-        fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
-        fig["open_median"] = _median(fig["open"])
-    return out
+    return _summarise(out)
 
 
 # --- the report --------------------------------------------------------------------------------
