@@ -109,7 +109,10 @@ def test_layer_toggles_reach_the_url():
 def test_reset_restores_the_whole_window():
     at = run_app(story="mini", to="2017-08-10")
     assert rows(at) == 1
-    at.button[1].click().run()
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 10))
+    next(b for b in at.button if b.label == "Reset").click().run()
+    assert not at.exception, at.exception
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 31))
     assert rows(at) == 6
 
 
