@@ -105,11 +105,11 @@ _DRAWN_IN = """(w) => {
     // A small story is drawn by the map's own script (js/story.js) into a group of its own.
     return n > 0 || Boolean(w.dlLast);
 }"""
-_DRAWN = "() => (" + _DRAWN_IN + ")(window)"
+DRAWN = "() => (" + _DRAWN_IN + ")(window)"
 # In the map's frame: the first change to the map's drawing (markers, paths, labels) after it is
 # armed, and then two animation frames, in page time. Whether the change came from the server's
 # new layers or from the map's own script does not matter: it is what the reader sees.
-_ARM = """() => {
+ARM = """() => {
     window.benchPainted = null;
     if (window.benchObserver) { window.benchObserver.disconnect(); }
     let seen = false;
@@ -123,13 +123,13 @@ _ARM = """() => {
     window.benchObserver.observe(document.querySelector('.leaflet-map-pane'),
                                  {childList: true, subtree: true, attributes: true});
 }"""
-_PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 # In the page before its own scripts: the animation frame after the one in which the map's frame
 # first has its layers (that one painted them), in epoch ms. The frame is the page's own origin
 # and is drawn in the same animation frames, so the page can watch it from its first document
 # on. The open is then the paint the reader sees, taken in the page: a poll from this process
 # would also count the time the page is busy afterwards (drawing the rest of itself, say).
-_DRAWN_STAMP = (
+DRAWN_STAMP = (
     "(() => {\n"
     "    const drawn = " + _DRAWN_IN + ";\n"
     """    const tick = () => {
@@ -197,7 +197,7 @@ class Page:
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
         self.page = self.context.new_page()
         self.page.add_init_script(_WS_HOOK)
-        self.page.add_init_script(_DRAWN_STAMP)
+        self.page.add_init_script(DRAWN_STAMP)
         self.bytes = 0
         self.page.goto(f"{server.url}/{query}", timeout=LIMIT_S * 1000)
         handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
@@ -253,8 +253,8 @@ class Page:
                     raise
                 handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
                 self.frame = handle.content_frame()
-                self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
-                self.frame.evaluate(_PAINTED)
+                self.frame.wait_for_function(DRAWN, timeout=LIMIT_S * 1000)
+                self.frame.evaluate(PAINTED)
                 return self.page.evaluate("performance.now()")
             # The run ended long ago and the map did not change (no event that day). Asked of
             # the page itself: a quick run may never have shown in the log (see _WS_HOOK).
@@ -270,7 +270,7 @@ class Page:
 
         wait_idle(self.server.proc.pid)
         self.settle()
-        self.frame.evaluate(_ARM)
+        self.frame.evaluate(ARM)
         self.bytes = 0
         thumb = self.page.get_by_role("slider").nth(1)
         thumb.focus()
