@@ -124,6 +124,7 @@ def test_switching_story_resets_the_window():
     assert story_span[0] < date(2017, 7, 25) and story_span[1] > date(2017, 9, 1)
 
 
+@pytest.mark.slow
 def test_play_steps_the_window_end_to_the_last_day(monkeypatch):
     monkeypatch.setenv("DATELINE_PLAY_STEP", "0")
     at = run_app(story="mini", to="2017-08-10")
@@ -178,6 +179,7 @@ def chart_pictures(at) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_a_new_server_takes_the_chart_pictures_from_the_disk_cache(monkeypatch, tmp_path):
     import streamlit as st
 
