@@ -22,7 +22,6 @@ def gazetteer(gazetteer_cache: Path) -> Gazetteer:
     return Gazetteer.load(load_story(BUNDLED / DEFAULT_STORY).places, cache_dir=gazetteer_cache)
 
 
-@pytest.mark.slow
 @settings(max_examples=scaled(30))
 @given(text=articles)
 def test_any_article_ends_in_a_draft_in_bounded_time(gazetteer, text):
