@@ -145,18 +145,8 @@ def _close(lat: float | None, lon: float | None, kp: dict) -> bool:
     return sphere_km((lat, lon), (kp["lat"], kp["lon"])) <= float(kp.get("tolerance_km", 10))
 
 
-def score(stem: Path, gazetteer: Gazetteer) -> Tally:
-    """Counts for one report."""
-    key = tomllib.loads(stem.with_suffix(".toml").read_text("utf-8"))
-    text = stem.with_suffix(".txt").read_text("utf-8")
-    published = date.fromisoformat(str(key["published"]))
-    start = time.perf_counter()
-    out = extract(text, published, gazetteer=gazetteer).to_dict(include_text=False)
-    t = Tally(articles=1, words=len(text.split()), seconds=time.perf_counter() - start)
-    name = stem.name
-    kplaces = key.get("places", [])
-    by_name = {normalize(p["name"]): p for p in kplaces}
-
+def _score_places(t: Tally, name: str, out: dict, kplaces: list[dict], by_name: dict) -> None:
+    """Place recall and precision, wrong spots and unplaced names, for one report."""
     # Places: distinct names, the first placed mention of each.
     seen: dict[str, dict] = {}
     for p in out["places"]:
@@ -194,24 +184,29 @@ def score(stem: Path, gazetteer: Gazetteer) -> Tally:
             why = "unplaced" if normalize(kp["name"]) in unplaced else "missed"
             t.misses.append(f"{name}: place {why} {kp['name']!r}")
 
-    # Events.
-    kevents = key.get("events", [])
-    drafted = out["events"]
+
+def _fits(ev: dict, kev: dict, by_name: dict, kind: bool) -> bool:
+    """Whether a draft event matches a key event: place, dates and (when ``kind``) category."""
+    kp = by_name.get(normalize(kev["place"]))
+    place = ev["place"]
+    if kp is None or not _close(place.get("lat"), place.get("lon"), kp):
+        return False
+    first, last = _key_dates(kev)
+    if date.fromisoformat(ev["end_date"]) < first - SLACK:
+        return False
+    if date.fromisoformat(ev["date"]) > last + SLACK:
+        return False
+    kinds = {kev["category"], *kev.get("also", [])}
+    return not kind or ev["category"] in kinds
+
+
+def _score_events(t: Tally, name: str, drafted: list[dict], kevents: list[dict], by_name) -> None:
+    """Event recall and precision for one report."""
     t.events_drafted = len(drafted)
     taken: set[int] = set()
 
     def fits(ev: dict, kev: dict, kind: bool) -> bool:
-        kp = by_name.get(normalize(kev["place"]))
-        place = ev["place"]
-        if kp is None or not _close(place.get("lat"), place.get("lon"), kp):
-            return False
-        first, last = _key_dates(kev)
-        if date.fromisoformat(ev["end_date"]) < first - SLACK:
-            return False
-        if date.fromisoformat(ev["date"]) > last + SLACK:
-            return False
-        kinds = {kev["category"], *kev.get("also", [])}
-        return not kind or ev["category"] in kinds
+        return _fits(ev, kev, by_name, kind)
 
     for kev in kevents:
         req = kev.get("required", True)
@@ -243,8 +238,10 @@ def score(stem: Path, gazetteer: Gazetteer) -> Tally:
             f"{ev['summary'][:70]!r}"
         )
 
-    # Figures.
-    found = {(_figure_kind(f), float(v)) for f in out["figures"]
+
+def _score_figures(t: Tally, name: str, figures: list[dict], kevents: list[dict]) -> None:
+    """Key figures found with their kind, for one report."""
+    found = {(_figure_kind(f), float(v)) for f in figures
              for v in [f["value"], *f.get("disputed", [])]}  # fmt: skip
     for kev in kevents:
         for kind, values in (kev.get("figures") or {}).items():
@@ -254,6 +251,22 @@ def score(stem: Path, gazetteer: Gazetteer) -> Tally:
                 t.figures_hit += 1
             else:
                 t.misses.append(f"{name}: figure missed {kind}={values}")
+
+
+def score(stem: Path, gazetteer: Gazetteer) -> Tally:
+    """Counts for one report."""
+    key = tomllib.loads(stem.with_suffix(".toml").read_text("utf-8"))
+    text = stem.with_suffix(".txt").read_text("utf-8")
+    published = date.fromisoformat(str(key["published"]))
+    start = time.perf_counter()
+    out = extract(text, published, gazetteer=gazetteer).to_dict(include_text=False)
+    t = Tally(articles=1, words=len(text.split()), seconds=time.perf_counter() - start)
+    kplaces = key.get("places", [])
+    by_name = {normalize(p["name"]): p for p in kplaces}
+    kevents = key.get("events", [])
+    _score_places(t, stem.name, out, kplaces, by_name)
+    _score_events(t, stem.name, out["events"], kevents, by_name)
+    _score_figures(t, stem.name, out["figures"], kevents)
     return t
 
 

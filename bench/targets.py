@@ -27,8 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
+from bench.measure import LIMIT_S, wait_idle  # noqa: E402
 
-LIMIT_S = 60.0
 QUIET_S = 1.0  # a move's page is idle once no new script run starts for this long
 FLOOR_APP = '''"""The floor (written by bench): a range slider and a one-marker st_folium."""
 
@@ -105,11 +105,11 @@ _DRAWN_IN = """(w) => {
     // A small story is drawn by the map's own script (js/story.js) into a group of its own.
     return n > 0 || Boolean(w.dlLast);
 }"""
-_DRAWN = "() => (" + _DRAWN_IN + ")(window)"
+DRAWN = "() => (" + _DRAWN_IN + ")(window)"
 # In the map's frame: the first change to the map's drawing (markers, paths, labels) after it is
 # armed, and then two animation frames, in page time. Whether the change came from the server's
 # new layers or from the map's own script does not matter: it is what the reader sees.
-_ARM = """() => {
+ARM = """() => {
     window.benchPainted = null;
     if (window.benchObserver) { window.benchObserver.disconnect(); }
     let seen = false;
@@ -123,13 +123,13 @@ _ARM = """() => {
     window.benchObserver.observe(document.querySelector('.leaflet-map-pane'),
                                  {childList: true, subtree: true, attributes: true});
 }"""
-_PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+PAINTED = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 # In the page before its own scripts: the animation frame after the one in which the map's frame
 # first has its layers (that one painted them), in epoch ms. The frame is the page's own origin
 # and is drawn in the same animation frames, so the page can watch it from its first document
 # on. The open is then the paint the reader sees, taken in the page: a poll from this process
 # would also count the time the page is busy afterwards (drawing the rest of itself, say).
-_DRAWN_STAMP = (
+DRAWN_STAMP = (
     "(() => {\n"
     "    const drawn = " + _DRAWN_IN + ";\n"
     """    const tick = () => {
@@ -185,24 +185,6 @@ def server_memory(pid: int) -> dict[str, float]:
     return {"rss_mb": fields.get("VmRSS"), "peak_mb": fields.get("VmHWM")}
 
 
-def _wait_idle(pid: int, timeout: float = LIMIT_S) -> None:
-    """Wait until a server stops using CPU (a closed page's script may still be running)."""
-    ticks = 100
-
-    def cpu() -> float:
-        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / ticks
-
-    deadline = time.monotonic() + timeout
-    before = cpu()
-    while time.monotonic() < deadline:
-        time.sleep(0.3)  # a sampling interval, not a wait for a result
-        now = cpu()
-        if now - before < 0.03:
-            return
-        before = now
-
-
 class Page:
     """One open page of an app, with its websocket traffic counted."""
 
@@ -215,7 +197,7 @@ class Page:
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
         self.page = self.context.new_page()
         self.page.add_init_script(_WS_HOOK)
-        self.page.add_init_script(_DRAWN_STAMP)
+        self.page.add_init_script(DRAWN_STAMP)
         self.bytes = 0
         self.page.goto(f"{server.url}/{query}", timeout=LIMIT_S * 1000)
         handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
@@ -255,42 +237,46 @@ class Page:
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
             self.page.evaluate("() => { window.benchLog = []; }")
 
-    def move(self) -> dict:
-        """One day off the window's end: seconds to the map repainted and to the page idle
-        (both from the key press, in page time), and the websocket bytes of the move."""
+    def _repainted(self, t0: float) -> float | None:
+        """Page time at which the map repainted after a move (its drawing changed, then two
+        animation frames), or None when the run ended and the map did not change."""
         from tests.e2e.appserver import APP_READY, MAP_FRAME
 
-        _wait_idle(self.server.proc.pid)
-        self.settle()
-        self.frame.evaluate(_ARM)
-        self.bytes = 0
-        thumb = self.page.get_by_role("slider").nth(1)
-        thumb.focus()
-        thumb.press("ArrowLeft")
-        t0 = time.perf_counter()
-        # The map repainted: its drawing changed, then two animation frames.
         origin = self.page.evaluate("performance.timeOrigin")
-        repaint = None
         while time.perf_counter() - t0 < LIMIT_S:
             try:
                 painted = self.frame.evaluate("window.benchPainted")
                 if painted is not None:
-                    repaint = painted - origin
-                    break
+                    return painted - origin
             except Exception as exc:  # the component remounted: its new frame's drawing counts
                 if "detached" not in str(exc):
                     raise
                 handle = self.page.wait_for_selector(MAP_FRAME, timeout=LIMIT_S * 1000)
                 self.frame = handle.content_frame()
-                self.frame.wait_for_function(_DRAWN, timeout=LIMIT_S * 1000)
-                self.frame.evaluate(_PAINTED)
-                repaint = self.page.evaluate("performance.now()")
-                break
+                self.frame.wait_for_function(DRAWN, timeout=LIMIT_S * 1000)
+                self.frame.evaluate(PAINTED)
+                return self.page.evaluate("performance.now()")
             # The run ended long ago and the map did not change (no event that day). Asked of
             # the page itself: a quick run may never have shown in the log (see _WS_HOOK).
             if time.perf_counter() - t0 > 2 and self.page.query_selector(APP_READY):
-                break
+                return None
             self.page.wait_for_timeout(5)  # polling interval
+        return None
+
+    def move(self) -> dict:
+        """One day off the window's end: seconds to the map repainted and to the page idle
+        (both from the key press, in page time), and the websocket bytes of the move."""
+        from tests.e2e.appserver import APP_READY
+
+        wait_idle(self.server.proc.pid)
+        self.settle()
+        self.frame.evaluate(ARM)
+        self.bytes = 0
+        thumb = self.page.get_by_role("slider").nth(1)
+        thumb.focus()
+        thumb.press("ArrowLeft")
+        t0 = time.perf_counter()
+        repaint = self._repainted(t0)
         # Idle: the last run's end once no new run has started and no message come for QUIET_S.
         # A page that never settles is reported (its runs listed) instead of hanging the bench.
         count = "[window.benchLog.length, window.benchMsgs]"
@@ -326,6 +312,72 @@ def _median(values) -> float | None:
     return statistics.median(values) if values else None
 
 
+def _prime(browser, tmp: Path, env: dict, queries: dict[str, str], big: list[str]) -> None:
+    """The disk cache as a server leaves it: one page of each big story opened on a server of its
+    own (it draws the timeline's pictures into the cache), then stopped, so the cold opens are a
+    returning server's first page."""
+    from tests.e2e.appserver import start_server, stop_server
+
+    priming = start_server(tmp / "prime", env)
+    try:
+        for label in big:
+            print(f"targets: priming {label} …", file=sys.stderr, flush=True)
+            primer = Page(browser, priming, queries[label])
+            primer.settle()
+            wait_idle(priming.proc.pid)
+            primer.close()
+    finally:
+        stop_server(priming)
+
+
+def _cold_opens(browser, servers: dict, queries: dict[str, str], out: dict) -> None:
+    """Each page's first open on its own new server (the disk cache is built).
+
+    Each with no other page open, as the floor's (the first) is: every page left open made the
+    next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02 s with none). The page
+    settles and closes before the next cold open.
+    """
+    for label, query in queries.items():
+        print(f"targets: opening {label} …", file=sys.stderr, flush=True)
+        wait_idle(servers[label].proc.pid)
+        page = Page(browser, servers[label], query)
+        out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
+        page.settle()
+        page.close()
+        for server in servers.values():
+            wait_idle(server.proc.pid)
+
+
+def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, repeats: int):
+    """Warm opens (a new page each time on the same server) and slider moves, interleaved with
+    the floor's; then each server's memory."""
+    # The pages the moves are measured on (warm opens, not counted).
+    pages = {label: Page(browser, servers[label], query) for label, query in queries.items()}
+    for _ in range(repeats):
+        for label, query in queries.items():
+            wait_idle(servers[label].proc.pid)
+            again = Page(browser, servers[label], query)
+            out["pages"][label]["open"].append(again.opened)
+            again.close()
+    for n in range(repeats * 2):
+        for label, page in pages.items():
+            print(f"targets: move {n + 1} on {label} …", file=sys.stderr, flush=True)
+            out["pages"][label]["moves"].append(page.move())
+    for label, page in pages.items():
+        out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
+        page.close()
+
+
+def _summarise(out: dict) -> dict:
+    for fig in out["pages"].values():
+        moves = fig["moves"]
+        fig["repaint"] = _median(m["repaint"] for m in moves)
+        fig["idle"] = _median(m["idle"] for m in moves)
+        fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
+        fig["open_median"] = _median(fig["open"])
+    return out
+
+
 def measure(labels: list[str], repeats: int) -> dict:
     """Every figure of the targets table, for ``labels`` (``bundled`` and synthetic sizes)."""
     from playwright.sync_api import sync_playwright
@@ -334,6 +386,10 @@ def measure(labels: list[str], repeats: int) -> dict:
 
     big = [lb for lb in labels if lb != "bundled"]
     out: dict = {"pages": {}, "cache_build_s": {}}
+    queries = {
+        label: "" if label in ("floor", "bundled") else f"?story=synthetic-{SIZES[label]}"
+        for label in ["floor", *labels]
+    }
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         cache = tmp / "cache"
@@ -352,68 +408,14 @@ def measure(labels: list[str], repeats: int) -> dict:
                     args=[*CHROMIUM_ARGS, *OFFLINE_ARGS],
                     headless=True,
                 )
-                # The disk cache as a server leaves it: one page of each big story opened on a
-                # server of its own (it draws the timeline's pictures into the cache), then
-                # stopped, so the cold opens below are a returning server's first page.
-                own = ("floor", "bundled")
-                queries = {
-                    label: "" if label in own else f"?story=synthetic-{SIZES[label]}"
-                    for label in ["floor", *labels]
-                }
-                priming = start_server(tmp / "prime", env)
-                try:
-                    for label in big:
-                        print(f"targets: priming {label} …", file=sys.stderr, flush=True)
-                        primer = Page(browser, priming, queries[label])
-                        primer.settle()
-                        _wait_idle(priming.proc.pid)
-                        primer.close()
-                finally:
-                    stop_server(priming)
-                # Cold opens first, each on its own new server (the disk cache is built), and
-                # each with no other page open, as the floor's (the first) is: every page left
-                # open made the next one's open slower (1M: 3.15-3.51 s with two open, 2.95-3.02
-                # s with none). The page settles and closes before the next cold open.
-                for label, query in queries.items():
-                    print(f"targets: opening {label} …", file=sys.stderr, flush=True)
-                    _wait_idle(servers[label].proc.pid)
-                    page = Page(browser, servers[label], query)
-                    out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
-                    page.settle()
-                    page.close()
-                    for server in servers.values():
-                        _wait_idle(server.proc.pid)
-                # The pages the moves are measured on (warm opens, not counted).
-                pages = {
-                    label: (Page(browser, servers[label], query), query)
-                    for label, query in queries.items()
-                }
-                # Warm opens, interleaved: a new page each time on the same server.
-                for _ in range(repeats):
-                    for label, (_page, query) in pages.items():
-                        _wait_idle(servers[label].proc.pid)
-                        again = Page(browser, servers[label], query)
-                        out["pages"][label]["open"].append(again.opened)
-                        again.close()
-                # Slider moves, interleaved with the floor's.
-                for n in range(repeats * 2):
-                    for label, (page, _query) in pages.items():
-                        print(f"targets: move {n + 1} on {label} …", file=sys.stderr, flush=True)
-                        out["pages"][label]["moves"].append(page.move())
-                for label, (page, _query) in pages.items():
-                    out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
-                    page.close()
+                _prime(browser, tmp, env, queries, big)
+                _cold_opens(browser, servers, queries, out)
+                _warm_figures(browser, servers, queries, out, repeats)
                 browser.close()
         finally:
             for server in servers.values():
                 stop_server(server)
-    for fig in out["pages"].values():
-        moves = fig["moves"]
-        fig["repaint"] = _median(m["repaint"] for m in moves)
-        fig["idle"] = _median(m["idle"] for m in moves)
-        fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
-        fig["open_median"] = _median(fig["open"])
-    return out
+    return _summarise(out)
 
 
 # --- the report --------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ Rows, each with a kind and a radius that holds the area:
   and radius from its line in RIVER_LINES. ``features.geojson`` holds every line, with the id
   and name of its row (``--out`` writes it beside the table).
 
-Countries stay in ``geo/extract/data/countries.csv`` (``bench/make_countries.py``).
+Countries stay in ``geo/extract/data/countries.csv`` (``data/scripts/make_countries.py``).
 """
 
 from __future__ import annotations

@@ -160,7 +160,9 @@ def build_tier(countries, tolerance: float, min_area: float, decimals: int, deta
 
 
 def _gmt_segments(args: list[str]) -> list[LineString]:
-    text = subprocess.run(["gmt", "coast", *args], capture_output=True, text=True, check=True)
+    # GMT_HISTORY off: otherwise gmt leaves a gmt.history file in the working directory.
+    command = ["gmt", "coast", *args, "--GMT_HISTORY=false"]
+    text = subprocess.run(command, capture_output=True, text=True, check=True)
     segments, current = [], []
     for line in [*text.stdout.splitlines(), ">"]:
         if line.startswith(">"):

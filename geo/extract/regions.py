@@ -1,8 +1,8 @@
 """Countries, demonyms, directional regions ("eastern Syria") and borders for the extractor.
 
 Countries come from ``geo/extract/data/countries.csv`` (Natural Earth 10 m admin-0, public domain;
-``bench/make_countries.py`` rebuilds it): the centroid of each country's mainland and a radius
-that holds all of it.
+``data/scripts/make_countries.py`` rebuilds it): the centroid of each country's mainland and a
+radius that holds all of it.
 """
 
 from __future__ import annotations

@@ -109,7 +109,10 @@ def test_layer_toggles_reach_the_url():
 def test_reset_restores_the_whole_window():
     at = run_app(story="mini", to="2017-08-10")
     assert rows(at) == 1
-    at.button[1].click().run()
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 10))
+    next(b for b in at.button if b.label == "Reset").click().run()
+    assert not at.exception, at.exception
+    assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 31))
     assert rows(at) == 6
 
 
@@ -121,6 +124,7 @@ def test_switching_story_resets_the_window():
     assert story_span[0] < date(2017, 7, 25) and story_span[1] > date(2017, 9, 1)
 
 
+@pytest.mark.slow
 def test_play_steps_the_window_end_to_the_last_day(monkeypatch):
     monkeypatch.setenv("DATELINE_PLAY_STEP", "0")
     at = run_app(story="mini", to="2017-08-10")
@@ -175,6 +179,7 @@ def chart_pictures(at) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_a_new_server_takes_the_chart_pictures_from_the_disk_cache(monkeypatch, tmp_path):
     import streamlit as st
 

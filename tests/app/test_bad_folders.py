@@ -76,6 +76,7 @@ def test_a_bad_story_on_a_first_browser_run_draws_the_whole_page(bad_folders):
     assert at.error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("story", "period"), [("twenty-years", "month"), ("many-days", "month"), ("mini", "day")]
 )

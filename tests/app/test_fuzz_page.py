@@ -21,6 +21,7 @@ def cache(tmp_path_factory, monkeypatch) -> None:
     monkeypatch.delenv("DATELINE_ONLINE_TILES", raising=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(8))
 @given(files=story_files(), params=query_strings)
 def test_any_story_folder_and_link_draw_a_page(cache, files, params):

@@ -225,6 +225,7 @@ ARTICLES_OF_TIME: dict[str, Callable[[int], str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ARTICLES_OF_TIME)
 def test_hostile_article_in_bounded_time(gazetteer: Gazetteer, kind: str) -> None:
     text = ARTICLES_OF_TIME[kind](200_000)

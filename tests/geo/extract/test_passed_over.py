@@ -119,6 +119,7 @@ def _name(i: int) -> str:
     return "Zq" + letters
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("joint", [", ", " and "])
 def test_hostile_article_stays_bounded(gazetteer: Gazetteer, joint: str) -> None:
     text = "Fighting near Mosul, Iraq. " + joint.join(_name(i) for i in range(100_000)) + "."

@@ -209,6 +209,7 @@ def test_payload_lists_the_days_the_convoy_and_the_enclave_change():
     assert [p["group"] for p in convoy["2017-08-31"]["paths"]] == ["all", "east", "west"]
 
 
+@pytest.mark.slow
 def test_a_story_at_every_bound_loads_with_a_bounded_payload(tmp_path: Path):
     story = load_story(story_at_its_bounds(tmp_path))
     assert len(story.fronts) == MAX_FRONTS and len(story.convoy) == MAX_CONVOY_ROWS

@@ -47,6 +47,7 @@ def check_folder(path: Path) -> str:
     return "loaded"
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(60))
 @given(story_files())
 def test_any_story_folder_is_a_located_refusal_or_a_story(files):
@@ -62,6 +63,7 @@ def test_any_story_folder_is_a_located_refusal_or_a_story(files):
         assert found["mini"].problem is None
 
 
+@pytest.mark.slow
 @settings(max_examples=scaled(30))
 @given(story_files(), st.sampled_from(["x.zip", "../../evil.zip", "Ünïcode story.zip"]))
 def test_any_story_zip_is_refused_with_a_message_or_saved(files, name):

@@ -142,6 +142,7 @@ def test_a_byte_order_mark_is_accepted(story_dir: Path, name: str):
     assert load_story(story_dir).id == "mini"
 
 
+@pytest.mark.slow
 def test_a_million_bad_rows_cost_seconds_and_a_capped_list(story_dir: Path):
     header = (story_dir / "events.csv").read_text(encoding="utf-8").splitlines()[0]
     bad = "BAD,notadate,,nowhere,dance,,,x,,,,,,,,,,nosource,,sure,\n"

