@@ -62,7 +62,8 @@ describe('windowEvents: which events a window shows', () => {
 describe('tail: the stretch of a route from where the convoy was', () => {
     const ROUTE = [[0, 0], [0, 1], [0, 2], [0, 3]];
     const cases = [
-        {name: 'from a vertex: the rest of the route', from: [0, 1], want: [[0, 1], [0, 2], [0, 3]]},
+        {name: 'from a vertex: the rest of the route', from: [0, 1],
+         want: [[0, 1], [0, 2], [0, 3]]},
         {name: 'from the start: all of it', from: [0, 0], want: ROUTE},
         {name: 'from the end: the end alone', from: [0, 3], want: [[0, 3]]},
         {name: 'from off the route: from there to the nearest vertex on',

@@ -440,8 +440,10 @@
                 if (item.z > z || storyNames[item.n.toLowerCase()]) { return; }
                 if (!bounds.contains(labelAt(item))) { return; }
                 var p = map.latLngToLayerPoint(labelAt(item));
-                var near = storyPoints.some(function (q) { return p.distanceTo(q) < SAME_PLACE_PX; });
-                if (!near) { wanted.push(item); }
+                var same = storyPoints.some(function (q) {
+                    return p.distanceTo(q) < SAME_PLACE_PX;
+                });
+                if (!same) { wanted.push(item); }
             });
             return wanted;
         },
