@@ -5,7 +5,8 @@ const assert = require('node:assert/strict');
 const {describe, test} = require('node:test');
 const {load, plain} = require('./load');
 
-const story = load('story').Dateline.story;
+const story = (load('story').Dateline || {}).story;
+assert.ok(story, 'story.js defines no window.Dateline.story (the shared JavaScript contract)');
 
 // Events as the payload has them (geo/map/payload.py): [start, end or null, place index,
 // category index, actors].
