@@ -35,8 +35,9 @@ def needs_window(n_events: int, n_places: int, limit: int | None = None) -> bool
     return n_events > (BROWSER_LIMIT if limit is None else limit) or n_places > scale.POINT_LIMIT
 
 
-def _day(value) -> str:
-    return pd.Timestamp(value).strftime("%Y-%m-%d")
+def _days(values: pd.Series) -> list[str]:
+    """ISO days, all at once (a Timestamp each is ~40 µs: 2,000 places took 80 ms)."""
+    return np.datetime_as_string(values.to_numpy(dtype="datetime64[D]"), unit="D").tolist()
 
 
 def _rows(story: Story, window: pd.DataFrame, codes, viewport: scale.Viewport | None):
@@ -101,9 +102,12 @@ def _summary(window: pd.DataFrame, codes, singles, place_index: dict[int, int], 
     singles = sorted((int(r) for r in singles), key=order.__getitem__)
     summary = scale.place_summary(window, codes, np.asarray(singles, dtype=np.int64))
     cat_index = {c: n for n, c in enumerate(cats)}
+    first, last = (_days(summary[col]) for col in ("first", "last"))
     return [
-        [place_index[row], int(s.events), _day(s.first), _day(s.last), cat_index[s.category]]
-        for row, s in zip(summary.index, summary.itertuples(index=False), strict=True)
+        [place_index[row], int(n), a, b, cat_index[c]]
+        for row, n, a, b, c in zip(
+            summary.index, summary["events"], first, last, summary["category"], strict=True
+        )
     ]
 
 

@@ -54,7 +54,7 @@ DRAWN = """() => {
                               (s) => s.textContent);
     const labels = window.dlStoryLabels.map((l) => [l.t, l.n, l.key]);
     const date = document.querySelector('[data-testid="map-date"]').textContent;
-    return {tips, legend, labels, last: window.dlLast, date};
+    return {tips, legend, labels, last: window.dlLast, date, png: window.dlPngWindow};
 }"""
 
 
@@ -119,6 +119,8 @@ def test_the_bundled_story_draws_alike_from_either_payload(browser, start, end, 
     )
     assert part["legend"] == whole["legend"]
     assert part["date"] == whole["date"]
+    # The "Download PNG" picture is captioned with the window, whichever payload drew it.
+    assert part["png"] == whole["png"] == {"start": start.isoformat(), "end": end.isoformat()}
     # Every object the window draws is drawn alike from the whole story; the whole story also
     # dots the places the window has no reason to send (none here: they are all in view).
     assert part["tips"] == {k: whole["tips"][k] for k in part["tips"]}
