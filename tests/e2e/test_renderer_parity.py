@@ -17,6 +17,7 @@ from geo.map.window import needs_window, window_payload
 from geo.story.load import load_story
 from geo.story.timeline import filter_events
 from tests.e2e.conftest import ROOT
+from tests.helpers import MINI
 
 pytestmark = pytest.mark.e2e
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
@@ -42,6 +43,9 @@ START = """() => {
     window.dlInitMap(map, {base: '', controls: true, pinned: false,
         files: {'world-low.geojson': empty, 'world.geojson': empty, 'water.geojson': empty,
                 'labels.json': []}});
+    // What each draw hands js/basemap.js: labels, legend, frame, what stays in view.
+    const show = window.dlShow;
+    window.dlShow = (s) => { window.dlShown = s; show(s); };
 }"""
 # What the reader sees and the app gets: every keyed object's tooltip, the legend, the labels.
 DRAWN = """() => {
@@ -54,7 +58,8 @@ DRAWN = """() => {
                               (s) => s.textContent);
     const labels = window.dlStoryLabels.map((l) => [l.t, l.n, l.key]);
     const date = document.querySelector('[data-testid="map-date"]').textContent;
-    return {tips, legend, labels, last: window.dlLast, date, png: window.dlPngWindow};
+    return {tips, legend, labels, last: window.dlLast, date, png: window.dlPngWindow,
+            shown: window.dlShown};
 }"""
 
 
@@ -129,6 +134,47 @@ def test_the_bundled_story_draws_alike_from_either_payload(browser, start, end, 
     assert [lab for lab in part["labels"] if lab[0] != "place"] == [
         lab for lab in whole["labels"] if lab[0] != "place" and lab[2] in part["tips"]
     ]
+
+
+FAMILY_LABELS = [
+    "fighting",
+    "strikes",
+    "deals and handovers",
+    "movement",
+    "speeches and statements",
+]
+
+
+@pytest.mark.parametrize("kind", ["whole", "window"])
+def test_the_view_state_follows_the_window(browser, kind):
+    story = load_story(MINI)
+
+    def drawn(start: str, end: str, selected: str | None = None) -> dict:
+        a, b = date.fromisoformat(start), date.fromisoformat(end)
+        if kind == "whole":
+            data = story_payload(story)
+        else:
+            data = window_payload(story, filter_events(story.events, a, b), b, selected=selected)
+        return _draw(browser, _state(data, a, b, selected))
+
+    whole = drawn("2017-08-01", "2017-08-31")
+    # offensive; airstrike; ceasefire; evacuation; speech and celebration: each family once, in
+    # the style table's order, then the convoy (the mini story has no [words]: the defaults).
+    assert whole["legend"][:5] == FAMILY_LABELS
+    assert "convoy position" in whole["legend"]
+    early = drawn("2017-08-01", "2017-08-03")
+    assert [lab[1] for lab in early["labels"] if lab[0] == "story"] == ["Arsal"]
+    assert early["date"] == "As of 3 Aug 2017"
+    assert not any("convoy" in row for row in early["legend"])
+    late = drawn("2017-08-28", "2017-08-31")
+    assert "convoy position" in late["legend"]
+    # The frame holds the window's events and the convoy's position on the last day.
+    (south, west), (north, east) = late["shown"]["fit"]
+    assert south <= 34.00583 <= north and west <= 36.21806 <= east  # Baalbek
+    chosen = drawn("2017-08-01", "2017-08-03", selected="place:beirut")
+    assert chosen["shown"]["focus"] == [33.89332, 35.50157]
+    assert chosen["shown"]["keep"][0] == [33.89332, 35.50157]
+    assert chosen["labels"][0] == ["story dl-label-selected", "Beirut", "place:beirut"]
 
 
 @pytest.fixture(scope="module")
