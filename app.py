@@ -21,23 +21,13 @@ from streamlit_folium import st_folium
 from geo.atomic import atomic_write_text
 from geo.geocoders.gazetteer import default_cache_dir
 from geo.map.assets import install_static
-from geo.map.layers import (
-    ONLINE_TILES,
-    base_map,
-    browser_layers,
-    figures_text,
-    fmt_day,
-    fmt_span,
-    paint_report,
-    parse_key,
-    reported_text,
-    story_layers,
-)
-from geo.map.payload import BROWSER_LIMIT, payload_json
-from geo.map.png import png_window
+from geo.map.layers import ONLINE_TILES, base_map, browser_layers, paint_report
+from geo.map.payload import payload_json
 from geo.map.publish import publish_html
-from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
+from geo.map.scale import DETAIL_LIMIT, Viewport, place_codes
 from geo.map.style import CATEGORY_COLOURS, SIDE_STYLE, families_of, family
+from geo.map.text import figures_text, fmt_day, fmt_span, parse_key, reported_text
+from geo.map.window import needs_window, window_payload
 from geo.names import literal, upper_first
 from geo.story.chapters import chapter_bounds, chapter_for_url, chapter_marks
 from geo.story.details import convoy_details, front_details, place_details
@@ -630,50 +620,43 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
     # would render its header twice.
     fmap = base_map(story, tiles=tiles, pinned=pinned)
     map_key = f"map-{story_id}"
-    # A big story is drawn for the reader's view only, so zooming and panning rerun the script
-    # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
-    big = needs_viewport(len(story.events), len(story.places))
+    # Every story is drawn by the map's script. A small one arrives whole and the browser applies
+    # the window, so a move never reruns; a big one arrives as its window for the reader's view,
+    # so zooming and panning rerun the script (st_folium leaves its zoom and bounds in session
+    # state).
+    big = needs_window(len(story.events), len(story.places))
     story_path = stories[story_id].path
-    scaled = {}
     if big:
-        scaled = {
-            "viewport": Viewport.from_state(st.session_state.get(map_key)),
-            "codes": _place_codes(str(story_path), _fingerprint(story_path)),
-        }
+        data = window_payload(
+            story,
+            events,
+            end,
+            viewport=Viewport.from_state(st.session_state.get(map_key)),
+            codes=_place_codes(str(story_path), _fingerprint(story_path)),
+            selected=st.session_state.selected,
+        )
+    else:
+        data = _payload_url(str(story_path), _fingerprint(story_path))
     # The story's own opening view for the whole story; a narrower window or a selection (from a
     # link, say) is framed at once.
     fit_first = pinned is None and (
         (start, end) != (story.start, story.end) or bool(st.session_state.selected)
     )
-    if len(story.events) <= BROWSER_LIMIT and not big:
-        # The browser has the whole story and applies the window itself: a move sends the window.
-        groups = browser_layers(
-            _payload_url(str(story_path), _fingerprint(story_path)),
-            start,
-            end,
-            None if chosen_categories == categories else chosen_categories,
-            chosen_actors,
-            layers,
-            st.session_state.selected,
-            fit_first=fit_first,
-            animate=st.session_state.playing,
-            # The convoy arrives a little before the next day is sent.
-            step_ms=int(PLAY_STEP_SECONDS * 850),
-            follow=DATES_LABEL,
-            **_chapter_view(),
-        )
-    else:
-        groups = story_layers(
-            story,
-            events,
-            end,
-            layers,
-            selected=st.session_state.selected,
-            fit_first=fit_first,
-            **scaled,
-        )
-        # The picture's caption says the window: the browser-drawn story sets it itself.
-        groups.append(png_window(start, end))
+    groups = browser_layers(
+        data,
+        start,
+        end,
+        None if chosen_categories == categories else chosen_categories,
+        chosen_actors,
+        layers,
+        st.session_state.selected,
+        fit_first=fit_first,
+        animate=st.session_state.playing,
+        # The convoy arrives a little before the next day is sent.
+        step_ms=int(PLAY_STEP_SECONDS * 850),
+        follow=DATES_LABEL,
+        **_chapter_view(),
+    )
     if not WHOLE:
         groups.append(paint_report())
     clicked = st_folium(

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bench.measure import peak_mb, timed
 from geo.atomic import atomic_write_text
+from geo.map import scale
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,39 +46,46 @@ def windows(start: date, end: date) -> dict[str, tuple[date, date]]:
 
 
 def worker_ours(path: Path, repeats: int) -> dict:
-    """Load, one-month filter, and map build + payload for one month and for the whole span."""
-    from geo.map import scale
-    from geo.map.layers import base_map, load_basemap, story_layers
+    """Load, one-month filter, and map build + payload for one month and for the whole span.
+
+    Every story is drawn by the map's script: a small one from its whole payload (built once
+    per story version, ``payload``), a big one from a window payload built on each rerun."""
+    from geo.map.layers import base_map, browser_layers, load_basemap
+    from geo.map.payload import payload_json
+    from geo.map.window import needs_window, window_payload
     from geo.story.load import load_story
     from geo.story.timeline import filter_events
 
     out: dict = {}
     out["load"], story = timed(lambda: load_story(path), max(1, repeats // 2))
-    big = scale.needs_viewport(len(story.events), len(story.places))
+    big = needs_window(len(story.events), len(story.places))
     t0 = time.perf_counter()
     codes = scale.place_codes(story.events, story.places) if big else None
     out["index"] = time.perf_counter() - t0
+    if not big:
+        out["payload"], (text, _digest) = timed(lambda: payload_json(story), repeats)
+        out["payload_bytes"] = len(text.encode())
     basemap = load_basemap(ROOT / "data" / "basemap" / "countries.geojson")
     categories = sorted(story.events["category"].unique())
+    layers = {"events", "places", "convoy", "fronts"}
+
+    def build(events, a, b):
+        fmap = base_map(story, basemap)
+        data = window_payload(story, events, b, codes=codes) if big else "/story-data/x.json"
+        groups = browser_layers(data, a, b, None, [], layers)
+        return st_folium_args(fmap, groups, big)
+
     # Warm-up: folium and jinja compile templates on first use, as on the app's first run.
-    extra = {"codes": codes} if big else {}
-    warm = story_layers(story, story.events.head(300), story.end, **extra)
-    st_folium_args(base_map(story, basemap), warm, big)
+    build(story.events.head(300), story.start, story.end)
     for name, (a, b) in windows(story.start, story.end).items():
         out[f"filter_{name}"], events = timed(
             lambda a=a, b=b: filter_events(story.events, a, b, categories, []), repeats * 2
         )
         out[f"events_{name}"] = len(events)
-
-        def build(events=events, b=b):
-            fmap = base_map(story, basemap)
-            groups = story_layers(story, events, b, **extra)
-            return st_folium_args(fmap, groups, big)
-
-        out[f"map_{name}"], sent = timed(build, repeats)
+        out[f"map_{name}"], sent = timed(lambda e=events, a=a, b=b: build(e, a, b), repeats)
         out[f"bytes_{name}"] = len(json.dumps(sent))
         out[f"layers_bytes_{name}"] = len(sent["feature_group"] or "")
-        out[f"clusters_{name}"] = (sent["feature_group"] or "").count('"key": "cluster:')
+        out[f"clusters_{name}"] = (sent["feature_group"] or "").count('"key":"cluster:')
     out["peak_mb"] = peak_mb()
     return out
 

@@ -1,9 +1,10 @@
-"""A small story as one JSON document for the map's own script (``js/story.js``).
+"""A story as one JSON document for the map's own script (``js/story.js``).
 
 The browser gets the whole story once and applies the date window itself, so a slider move sends
 only the window. Everything a tooltip says is escaped here, the map's script only joins the
 pieces; what depends on the day (the convoy's route and position, the enclave's outline) is
-worked out here for every day of the story, with the same functions as the server-side layers.
+worked out here for every day of the story. A story too big for that gets a window payload per
+rerun instead (``geo.map.window``), built from the same rows.
 """
 
 from __future__ import annotations
@@ -16,33 +17,29 @@ from datetime import timedelta
 import pandas as pd
 
 from geo.geometry import distance_km
-from geo.map.layers import (
-    AREA_KINDS,
-    LARGE_RADIUS_M,
-    REGION_RADIUS_M,
-    fmt_day,
-    fmt_span,
-    keyed_tip,
-    place_tip,
-    reported_text,
-)
 from geo.map.style import CONVOY_COLOUR, FAMILIES, HALTED_COLOUR, OTHER, SIDE_STYLE, family
+from geo.map.text import fmt_day, fmt_span, keyed_tip, place_tip, reported_text
 from geo.names import html_text as escape
 from geo.names import upper_first
 from geo.story.load import Story, story_words
 from geo.story.timeline import convoy_current, convoy_distance_km, convoy_paths, fronts_on
 
-# Above this many events a story is filtered on the server (geo.map.scale); below it, in the page.
+# Above this many events a story is filtered on the server (geo.map.window), else in the page.
 BROWSER_LIMIT = 5000
+# Places less certain than this get a translucent circle of their radius.
+LARGE_RADIUS_M = 2000
+REGION_RADIUS_M = 50_000
+AREA_KINDS = ("region", "area", "border", "country", "valley")
 
 
 def _day(value) -> str | None:
     return None if value is None or pd.isna(value) else pd.Timestamp(value).strftime("%Y-%m-%d")
 
 
-def _places(story: Story) -> list[dict]:
+def place_rows(places: pd.DataFrame) -> list[dict]:
+    """Each of ``places`` as the map's script draws it: dot, circle, label and tooltip."""
     out = []
-    for p in story.places.itertuples():
+    for p in places.itertuples():
         area = p.kind in AREA_KINDS or p.radius_m >= REGION_RADIUS_M
         out.append(
             {
@@ -74,11 +71,12 @@ def _events(story: Story, place_index: dict[str, int], cats: list[str]) -> list[
     return rows
 
 
-def _convoy(story: Story) -> list[dict]:
+def convoy_rows(story: Story, convoy: pd.DataFrame) -> list[dict]:
+    """Each of the ``convoy`` positions (rows of story.convoy) with its tooltip."""
     sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
     words = story_words(story.meta)
     out = []
-    for r in story.convoy.itertuples():
+    for r in convoy.itertuples():
         where = r.place_name or f"{r.lat:.2f}, {r.lon:.2f}"
         group = "" if r.group == "all" else f" ({escape(r.group)})"
         tip = (
@@ -101,10 +99,11 @@ def _convoy(story: Story) -> list[dict]:
     return out
 
 
-def _fronts(story: Story) -> list[dict]:
+def front_rows(story: Story, fronts: pd.DataFrame) -> list[dict]:
+    """Each of the ``fronts`` polygons (rows of story.fronts) with its style and tooltip."""
     words = story_words(story.meta)
     out = []
-    for f in story.fronts.itertuples():
+    for f in fronts.itertuples():
         side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
         span = fmt_span(f.valid_from, f.valid_to)
         tip = (
@@ -130,35 +129,42 @@ def _fronts(story: Story) -> list[dict]:
     return out
 
 
+def convoy_day(story: Story, day, convoy_ids: dict[str, int], leg=distance_km) -> dict | None:
+    """What the convoy layer draws from ``day`` on: the positions seen so far (their indices in
+    ``convoy_ids``), where it is now, its routes; None before it has a route."""
+    paths = convoy_paths(story.convoy, day)
+    if not paths:
+        return None
+    km = convoy_distance_km(story.convoy, day, leg)
+    seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
+    return {
+        "convoy": [convoy_ids[i] for i in seen["id"]],
+        "now": [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]],
+        "paths": [
+            {
+                "group": g,
+                "coords": [[round(a, 5), round(b, 5)] for a, b in p],
+                "tip": f"Route ({escape(g)}) · {km[g]:.0f} km so far",
+            }
+            for g, p in paths.items()
+            if len(p) > 1
+        ],
+    }
+
+
 def _convoy_days(story: Story, convoy_ids: dict[str, int]) -> dict:
-    """What the convoy layer draws from each day the convoy has a new position on: the
-    positions seen so far, where it is now, its routes. ``js/story.js`` takes the latest day on
-    or before the window's end, so this grows with the convoy's positions, never with the span.
-    """
+    """``convoy_day`` for each day the convoy has a new position on. ``js/story.js`` takes the
+    latest day on or before the window's end, so this grows with the convoy's positions, never
+    with the span."""
     out: dict = {}
     if not len(story.convoy):
         return out
     # Each day's routes repeat the legs of the day before: each leg is measured once.
     leg = functools.lru_cache(maxsize=None)(distance_km)
     for day in sorted({d.date() for d in story.convoy["date"]}):
-        paths = convoy_paths(story.convoy, day)
-        if not paths:
-            continue
-        km = convoy_distance_km(story.convoy, day, leg)
-        seen = story.convoy[story.convoy["date"] <= pd.Timestamp(day)]
-        out[day.isoformat()] = {
-            "convoy": [convoy_ids[i] for i in seen["id"]],
-            "now": [convoy_ids[i] for i in convoy_current(story.convoy, day)["id"]],
-            "paths": [
-                {
-                    "group": g,
-                    "coords": [[round(a, 5), round(b, 5)] for a, b in p],
-                    "tip": f"Route ({escape(g)}) · {km[g]:.0f} km so far",
-                }
-                for g, p in paths.items()
-                if len(p) > 1
-            ],
-        }
+        drawn = convoy_day(story, day, convoy_ids, leg)
+        if drawn is not None:
+            out[day.isoformat()] = drawn
     return out
 
 
@@ -175,29 +181,38 @@ def _front_days(story: Story, front_ids: dict[str, int]) -> dict:
     return out
 
 
-def story_payload(story: Story) -> dict:
-    """Everything the map's script needs to draw ``story`` for any window, as plain JSON."""
-    places = _places(story)
-    place_index = {p["id"]: n for n, p in enumerate(places)}
-    cats = sorted(set(story.events["category"]))
+def story_frame(story: Story, categories: list[str]) -> dict:
+    """What every payload carries besides its objects: ``categories`` with their families, the
+    story's words, the styles and limits the map's script draws with."""
     fams = [*FAMILIES, OTHER]
-    convoy = _convoy(story)
-    fronts = _fronts(story)
     return {
         "id": story.id,
-        "places": places,
-        "categories": cats,
-        "cat_family": [fams.index(family(c)) for c in cats],
+        "categories": categories,
+        "cat_family": [fams.index(family(c)) for c in categories],
         "families": [{"label": f.label, "colour": f.colour, "symbol": f.symbol} for f in fams],
+        "words": story_words(story.meta),
+        "sides": SIDE_STYLE,
+        "colours": {"convoy": CONVOY_COLOUR, "halted": HALTED_COLOUR},
+        "limits": {"region_m": REGION_RADIUS_M, "large_m": LARGE_RADIUS_M},
+    }
+
+
+def story_payload(story: Story) -> dict:
+    """Everything the map's script needs to draw ``story`` for any window, as plain JSON."""
+    places = place_rows(story.places)
+    place_index = {p["id"]: n for n, p in enumerate(places)}
+    cats = sorted(set(story.events["category"]))
+    convoy = convoy_rows(story, story.convoy)
+    fronts = front_rows(story, story.fronts)
+    return {
+        **story_frame(story, cats),
+        "kind": "story",
+        "places": places,
         "events": _events(story, place_index, cats),
         "convoy": convoy,
         "fronts": fronts,
         "days": _convoy_days(story, {c["id"]: n for n, c in enumerate(convoy)}),
         "front_days": _front_days(story, {f["id"]: n for n, f in enumerate(fronts)}),
-        "words": story_words(story.meta),
-        "sides": SIDE_STYLE,
-        "colours": {"convoy": CONVOY_COLOUR, "halted": HALTED_COLOUR},
-        "limits": {"region_m": REGION_RADIUS_M, "large_m": LARGE_RADIUS_M},
     }
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import folium
 from branca.element import MacroElement
 from folium.elements import JSCSSMixin
 from jinja2 import Template
@@ -58,25 +57,3 @@ class PngButton(JSCSSMixin, MacroElement):
         self.cfg, self.inline = cfg, inline
         self.inline_js = "\n".join(load_js(n) for n in PNG_SCRIPTS) if inline else ""
         self.default_js = [] if inline else list(script_urls(PNG_SCRIPTS))
-
-
-class _PngWindow(MacroElement):
-    _template = Template(
-        """
-        {% macro script(this, kwargs) %}
-        window.dlPngWindow = {{ this.window|tojson }};
-        {% endmacro %}
-        """
-    )
-
-    def __init__(self, start: date, end: date):
-        super().__init__()
-        self._name = "DatelinePngWindow"
-        self.window = {"start": start.isoformat(), "end": end.isoformat()}
-
-
-def png_window(start: date, end: date) -> folium.FeatureGroup:
-    """The date window the picture's caption and file name say, sent with every rerun."""
-    group = folium.FeatureGroup(name="PNG window")
-    _PngWindow(start, end).add_to(group)
-    return group

@@ -15,9 +15,10 @@ import pandas as pd
 
 from geo.atomic import atomic_write_text
 from geo.map.assets import _FILES, BASEMAP_FILES, PNG_SCRIPTS, load_css, load_js
-from geo.map.layers import figures_text, fmt_span, script_json
+from geo.map.layers import script_json
 from geo.map.payload import story_payload
 from geo.map.png import png_config
+from geo.map.text import figures_text, fmt_span
 from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
 from geo.story.load import Story, StoryError, load_story

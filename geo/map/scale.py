@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-# Up to this many events a window keeps the detailed markers with popups (the bundled story).
+# Up to this many events a big story's window is drawn whole, wherever the reader looks.
 DETAIL_LIMIT = 200
 # Up to this many places with events in view are drawn one by one; above it, grid clusters.
 POINT_LIMIT = 2_000
@@ -25,11 +25,6 @@ MIN_ZOOM, MAX_ZOOM = 5, 14
 DEFAULT_SIZE_PX = (800, 620)
 _MAX_LAT = 85.0511287798  # Web Mercator's limit, as in Leaflet
 _CLUSTER_KEY = re.compile(r"\[cluster:z(\d+)-(\d+)-(\d+)\]")
-
-
-def needs_viewport(n_events: int, n_places: int) -> bool:
-    """True when a story is big enough that the map depends on the reader's zoom and bounds."""
-    return n_events > DETAIL_LIMIT or n_places > POINT_LIMIT
 
 
 def to_pixels(lat, lon, zoom: int) -> tuple[np.ndarray, np.ndarray]:

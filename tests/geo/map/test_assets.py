@@ -27,7 +27,8 @@ from geo.map.assets import (
     localize,
     style_urls,
 )
-from geo.map.layers import base_map, standalone_html
+from geo.map.layers import base_map, browser_layers
+from geo.map.window import window_payload
 from geo.story.load import Story, load_story
 from tests.helpers import MINI
 
@@ -59,7 +60,12 @@ def story() -> Story:
 
 @pytest.fixture(scope="module")
 def html(story: Story) -> str:
-    return standalone_html(story, None, story.events, story.end)
+    """The dashboard's map page, with a window of the story handed to the map's script."""
+    m = base_map(story)
+    data = window_payload(story, story.events, story.end)
+    for group in browser_layers(data, story.start, story.end, None, [], {"events", "places"}):
+        group.add_to(m)
+    return m.get_root().render()
 
 
 # --- the rendered page ----------------------------------------------------------------------------
@@ -71,6 +77,7 @@ def test_page_loads_one_local_bundle_and_the_stylesheets(html: str):
         ("link", f"{STATIC_URL}/leaflet/leaflet.css"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.css"),
         ("link", f"{STATIC_URL}/markercluster/MarkerCluster.Default.css"),
+        *(("link", url) for _name, url in style_urls()),
     ]
 
 

@@ -8,21 +8,34 @@ from datetime import date
 import folium
 import pytest
 
-from geo.map.layers import convoy_layer, events_layer, fronts_layer, places_layer
+from geo.map.layers import browser_layers
+from geo.map.payload import story_payload
+from geo.map.window import window_payload
 from geo.story.load import load_story
 from tests.helpers import MINI
 
 PAYLOAD = "<img src=x onerror=alert(1)></script><script>alert(2)</script>\"'\n\n**b**"
 
 
-def rendered(group: folium.FeatureGroup) -> str:
-    """The page, with the JSON escapes folium writes turned back into what the browser gets."""
+def rendered(data: dict) -> str:
+    """The page that hands the map's script ``data``."""
     m = folium.Map(tiles=None)
-    group.add_to(m)
-    html = m.get_root().render()
-    for code, char in (("\\u003c", "<"), ("\\u003e", ">"), ("\\u0026", "&")):
-        html = html.replace(code, char)
-    return html
+    for group in browser_layers(data, date(2017, 8, 1), date(2017, 8, 31), None, [], {"events"}):
+        group.add_to(m)
+    return m.get_root().render()
+
+
+def html_texts(value) -> list[str]:
+    """Every value the map's script writes as HTML: tooltips, escaped names, cluster labels."""
+    if isinstance(value, dict):
+        return [
+            t
+            for k, v in value.items()
+            for t in ([v] if k in ("tip", "nh", "label") and isinstance(v, str) else html_texts(v))
+        ]
+    if isinstance(value, list):
+        return [t for v in value for t in html_texts(v)]
+    return []
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +46,17 @@ def hostile():
     fronts["note"] = [PAYLOAD, 5] * (len(fronts) // 2) + [PAYLOAD] * (len(fronts) % 2)
     fronts["source"] = PAYLOAD
     places = story.places.copy()
-    for col in ("id", "name", "kind"):
+    # Ids stay unique, as the validator keeps them: a window counts events by place.
+    ids = {old: f"{PAYLOAD}{n}" for n, old in enumerate(places["id"])}
+    places["id"] = places["id"].map(ids)
+    for col in ("name", "kind"):
         places[col] = PAYLOAD
     convoy = story.convoy.copy()
     for col in ("id", "group", "status", "note", "source", "place_name"):
         convoy[col] = PAYLOAD
     events = story.events.copy()
-    for col in ("place_id", "place_name", "summary", "source", "source_detail", "confidence"):
+    events["place_id"] = events["place_id"].map(ids)
+    for col in ("place_name", "summary", "source", "source_detail", "confidence"):
         events[col] = PAYLOAD
     events["confidence_note"] = PAYLOAD
     return dataclasses.replace(story, fronts=fronts, places=places, convoy=convoy, events=events)
@@ -48,14 +65,18 @@ def hostile():
 @pytest.mark.parametrize(
     "build",
     [
-        pytest.param(lambda s: fronts_layer(s.fronts, date(2017, 8, 20), {}), id="fronts"),
-        pytest.param(lambda s: places_layer(s.places, set(s.places["id"])), id="places"),
-        pytest.param(lambda s: convoy_layer(s.convoy, date(2017, 8, 31), {}), id="convoy"),
-        pytest.param(lambda s: events_layer(s.events, {PAYLOAD: PAYLOAD}), id="events"),
+        pytest.param(story_payload, id="whole-story"),
+        pytest.param(lambda s: window_payload(s, s.events, date(2017, 8, 20)), id="fronts"),
+        pytest.param(lambda s: window_payload(s, s.events, date(2017, 8, 31)), id="convoy"),
     ],
 )
 def test_no_markup_from_data_reaches_the_map(hostile, build):
-    html = rendered(build(hostile))
+    data = build(hostile)
+    html = "\n".join(html_texts(data))
     assert "<img src=x" not in html
     assert "</script><script>alert(2)" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    # Names the labels set as text stay raw in the data, and the page's JSON hides them.
+    page = rendered(data)
+    assert "<img src=x" not in page
+    assert "</script><script>alert(2)" not in page

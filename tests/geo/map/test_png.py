@@ -23,7 +23,7 @@ from geo.map.assets import (
     load_js,
 )
 from geo.map.layers import base_map
-from geo.map.png import ATTRIBUTION, PngButton, png_config, png_window
+from geo.map.png import ATTRIBUTION, PngButton, png_config
 from geo.map.publish import MAX_BYTES, publish_html
 from geo.story.load import Story, load_story
 from tests.helpers import MINI, copy_mini, replace
@@ -160,13 +160,6 @@ def test_a_title_with_markup_stays_a_json_string(tmp_path: Path):
     html = m.get_root().render()
     assert "<img src=x" not in html and "</script><img" not in html
     assert "\\u003c/script\\u003e\\u003cimg src=x" in html
-
-
-def test_the_window_is_sent_with_every_rerun():
-    m = folium.Map(tiles=None)
-    png_window(date(2017, 8, 19), date(2017, 8, 28)).add_to(m)
-    html = m.get_root().render()
-    assert 'window.dlPngWindow = {"end": "2017-08-28", "start": "2017-08-19"};' in html
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
-"""Tests for geo.map.scale (windowing and aggregating big windows) and its use by the layers."""
+"""Tests for geo.map.scale (windowing and aggregating big windows) and its use by the window
+payload."""
 
 from __future__ import annotations
 
 import sys
+from datetime import date
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from geo.map import scale
-from geo.map.layers import events_layer, parse_key, story_layers
+from geo.map.text import parse_key
+from geo.map.window import window_payload
 from geo.story.load import load_story
 from geo.story.timeline import in_window
 
@@ -276,53 +279,49 @@ def test_cluster_keys_are_not_selections(tip, cluster, place):
     assert parse_key(tip) == place
 
 
-# --- the map layers -----------------------------------------------------------------------------
+# --- the window payload -------------------------------------------------------------------------
 
 
-def _features(element) -> list[dict]:
-    """Every GeoJSON feature under a folium element (GeoJson layers may sit in a cluster group)."""
-    out = []
-    for child in element._children.values():
-        data = getattr(child, "data", None)
-        if isinstance(data, dict) and "features" in data:
-            out += data["features"]
-        out += _features(child)
-    return out
-
-
-def test_big_window_layer_counts_every_event_once(big_story, monkeypatch):
+def test_big_window_payload_counts_every_event_once(big_story, monkeypatch):
     monkeypatch.setattr(scale, "POINT_LIMIT", 100)  # the story's 250 places are "too many"
     window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
     codes = scale.place_codes(big_story.events, big_story.places)
     view = scale.Viewport(6, 29.0, 33.0, 38.0, 44.0)
-    group = events_layer(window, {}, places=big_story.places, viewport=view, codes=codes)
-    feats = _features(group)
-    assert sum(f["properties"]["n"] for f in feats) == len(window)
-    keys = [f["properties"].get("key", "") for f in feats]
-    assert any(k.startswith("cluster:z6-") for k in keys)
+    data = window_payload(big_story, window, date(2017, 12, 31), viewport=view, codes=codes)
+    counted = sum(r[1] for r in data["summary"]) + sum(c["n"] for c in data["clusters"])
+    assert counted == len(window)
+    assert any(c["key"].startswith("cluster:z6-") for c in data["clusters"])
+    assert all(scale.parse_cluster_key(c["tip"]) is not None for c in data["clusters"])
 
 
-def test_zoomed_in_layer_draws_single_places_only(big_story):
+def test_zoomed_in_payload_draws_single_places_only(big_story):
     window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
     view = scale.Viewport(11, 33.45, 36.2, 33.55, 36.4)
-    feats = _features(events_layer(window, {}, places=big_story.places, viewport=view))
-    assert feats and all("[place:p" in f["properties"]["tip"] for f in feats)
+    data = window_payload(big_story, window, date(2017, 12, 31), viewport=view)
+    assert data["summary"] and not data["clusters"]
+    ids = {data["places"][r[0]]["id"] for r in data["summary"]}
+    assert all(i.startswith("p") for i in ids)
 
 
-def test_bundled_story_is_drawn_as_before():
+def _by_place(data: dict) -> list:
+    return [[data["places"][r[0]]["id"], *r[1:]] for r in data["summary"]]
+
+
+def test_bundled_story_is_drawn_whole_wherever_the_reader_looks():
     story = load_story(BUNDLED)
-    assert not scale.needs_viewport(len(story.events), len(story.places))
     window = in_window(story.events, story.start, story.end)
-    plain = story_layers(story, window, story.end)
-    with_view = story_layers(
+    plain = window_payload(story, window, story.end)
+    with_view = window_payload(
         story,
         window,
         story.end,
         viewport=scale.Viewport(12, 33.0, 35.0, 34.0, 36.0),
         codes=scale.place_codes(story.events, story.places),
     )
-    assert [len(_features(g)) for g in plain] == [len(_features(g)) for g in with_view]
-    assert [_features(g) for g in plain] == [_features(g) for g in with_view]
+    assert plain["scope"] == with_view["scope"] == "window"
+    # The same events at the same places; the places merely in view differ.
+    assert _by_place(plain) == _by_place(with_view)
+    assert sum(r[1] for r in plain["summary"]) == len(window)
 
 
 @pytest.mark.parametrize(
