@@ -27,13 +27,13 @@ from dashboard.charts import timeline
 from dashboard.dates import DATES_LABEL, date_controls, play_step
 from dashboard.details import details
 from dashboard.reruns import (
-    PLAY_STEP_SECONDS,
-    TOUR_STEP_SECONDS,
+    play_step_seconds,
     rerun_panel,
     rest_fallback,
+    tour_step_seconds,
     whole_page,
 )
-from dashboard.sidebar import DEFAULT_TILES, TILE_NAMES, filters, story_picker
+from dashboard.sidebar import TILE_NAMES, default_tiles, filters, story_picker
 from dashboard.state import Key, ViewState, write_link
 from dashboard.stories import (
     ROOT,
@@ -99,7 +99,7 @@ state.open_link(
     list(stories),
     default_story,
     lambda story_id: describe(stories, story_id),
-    DEFAULT_TILES,
+    default_tiles(),
 )
 state.keep()
 # A session's first run in a browser draws the title, chapters, dates and map only; once the map
@@ -143,6 +143,7 @@ chosen_categories, chosen_actors = chosen.categories, chosen.actors
 layers, tiles = chosen.layers, chosen.tiles
 _fingerprint = fingerprint
 _rerun_panel = rerun_panel
+PLAY_STEP_SECONDS = play_step_seconds()
 
 
 def _whole_page() -> None:
@@ -308,14 +309,14 @@ def story_panel(shown: Shown, chosen: Filters, state: ViewState, whole: bool) ->
         story_map(start, end, events)
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
-        time.sleep(PLAY_STEP_SECONDS)
+        time.sleep(play_step_seconds())
         state.set_flag(Key.PLAY_DUE)
         rerun_panel()
     if state.touring:
         # Reading time for the chapter on screen; the next opens at the top of the next run
         # (the slider's window cannot change once the slider is drawn), a whole-page run, as
         # the chapter bar is outside this panel.
-        time.sleep(TOUR_STEP_SECONDS)
+        time.sleep(tour_step_seconds())
         state.set_flag(Key.TOUR_NEXT)
         st.rerun()
 

@@ -10,10 +10,18 @@ from streamlit.errors import StreamlitAPIException
 
 from dashboard.state import ViewState
 
-# Seconds between frames of Play; tests set 0 to play a whole story in one run.
-PLAY_STEP_SECONDS = float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
-# Seconds each chapter stays on screen during the Tour (tests set it short).
-TOUR_STEP_SECONDS = float(os.environ.get("DATELINE_TOUR_STEP", "8"))
+
+# Read on every run, not once per server: a test sets them before the run it speeds up.
+def play_step_seconds() -> float:
+    """Seconds between frames of Play; tests set 0 to play a whole story in one run."""
+    return float(os.environ.get("DATELINE_PLAY_STEP", "0.8"))
+
+
+def tour_step_seconds() -> float:
+    """Seconds each chapter stays on screen during the Tour (tests set it short)."""
+    return float(os.environ.get("DATELINE_TOUR_STEP", "8"))
+
+
 # The whole page is drawn this long after the first run if the map never says it has painted.
 REST_FALLBACK_SECONDS = 4.0
 

@@ -15,13 +15,16 @@ from geo.story.library import StoryEntry
 from geo.story.storage import story_zip
 from geo.story.urlstate import LAYERS, TILES, parse_tiles
 
-# DATELINE_ONLINE_TILES sets the default base layer: 1/true for OpenStreetMap, or a TILES name.
-_TILES_ENV = os.environ.get("DATELINE_ONLINE_TILES", "").lower()
-DEFAULT_TILES = "osm" if _TILES_ENV in ("1", "true", "yes") else parse_tiles(_TILES_ENV)
 TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.items()}}
 NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
 # Shown in the sidebar until the map has painted and the whole page is drawn (tests wait on it).
 LOADING_TEXT = "Filters and layers appear once the map is drawn …"
+
+
+def default_tiles() -> str:
+    """The base layer DATELINE_ONLINE_TILES sets: 1/true for OpenStreetMap, or a TILES name."""
+    env = os.environ.get("DATELINE_ONLINE_TILES", "").lower()
+    return "osm" if env in ("1", "true", "yes") else parse_tiles(env)
 
 
 def story_picker(
