@@ -63,7 +63,6 @@ from geo.names import literal
 from geo.story.events_store import story_window
 from geo.story.library import DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
-from geo.story.urlstate import View
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
@@ -264,7 +263,9 @@ def story_map(start: date, end: date, events: pd.DataFrame) -> None:
 
 # --- the part a slider move reruns ---------------------------------------------------------------
 @st.fragment
-def story_panel(shown: Shown, chosen: Filters, state: ViewState, whole: bool) -> None:
+def story_panel(
+    shown: Shown, chosen: Filters, state: ViewState, whole: bool, default_story: str
+) -> None:
     """Dates, map, details and table: a move reruns only this (the chapter bar stays out)."""
     story = shown.story
     if state.take(Key.WHOLE_PAGE):
@@ -282,17 +283,8 @@ def story_panel(shown: Shown, chosen: Filters, state: ViewState, whole: bool) ->
     events = story_window(
         story, start, end, chosen.categories, chosen.actors, full_upto=DETAIL_LIMIT
     )
-    cats = chosen.categories_or_all(shown)
-    view = View(
-        shown.id,
-        start,
-        end,
-        None if cats is None else tuple(cats),
-        tuple(chosen.actors),
-        frozenset(chosen.layers),
-        state.selected,
-    )
-    write_link(view, chosen.tiles, state.chapter, default_story, (story.start, story.end))
+    link = chosen.view(shown, start, end, state.selected)
+    write_link(link, chosen.tiles, state.chapter, default_story, (story.start, story.end))
     map_col, detail_col = st.columns([7, 3], gap="medium")
     # The map is sent last though drawn first: the page holds a component's new arguments
     # until the messages after it have come, ~50 ms a move when details and toggle followed.
@@ -328,7 +320,7 @@ if story.chapters and WHOLE:
     chapter_bar(shown, state)
 elif story.chapters:
     chapter_room(story.chapters)
-story_panel(shown, chosen, state, WHOLE)
+story_panel(shown, chosen, state, WHOLE, default_story)
 if WHOLE:
     # Per story and filter, not per window: built on a full run only, untouched by a slider move.
     timeline(shown, chosen)

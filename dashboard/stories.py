@@ -15,6 +15,7 @@ from geo.story.library import StoryEntry, clean_stale, user_stories_dir
 from geo.story.load import Problem, Story, StoryError, story_words, unreadable
 from geo.story.load import source_names as cited_names
 from geo.story.timeline import all_actors
+from geo.story.urlstate import View
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,3 +127,16 @@ class Filters:
     def categories_or_all(self, shown: Shown) -> list[str] | None:
         """The chosen categories, or None when they are all of the story's (no filter)."""
         return None if self.categories == shown.categories else self.categories
+
+    def view(self, shown: Shown, start: date, end: date, selected: str | None) -> View:
+        """The view a link keeps: ``shown`` in the window [start, end] through these filters."""
+        cats = self.categories_or_all(shown)
+        return View(
+            shown.id,
+            start,
+            end,
+            None if cats is None else tuple(cats),
+            tuple(self.actors),
+            frozenset(self.layers),
+            selected,
+        )
