@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import gc
 import time
-from datetime import date
 
-import numpy as np
-import pandas as pd
 import streamlit as st
-from streamlit_folium import st_folium
 
 from dashboard.chapters import (
     CHAPTER_BAR_KEY,
@@ -19,13 +15,13 @@ from dashboard.chapters import (
     chapter_of,
     chapter_room,
     chapter_text,
-    chapter_view,
     open_now,
     tour_step,
 )
 from dashboard.charts import timeline
-from dashboard.dates import DATES_LABEL, date_controls, play_step
+from dashboard.dates import date_controls, play_step
 from dashboard.details import details
+from dashboard.map_panel import story_map
 from dashboard.reruns import (
     play_step_seconds,
     rerun_panel,
@@ -33,32 +29,11 @@ from dashboard.reruns import (
     tour_step_seconds,
     whole_page,
 )
-from dashboard.sidebar import TILE_NAMES, default_tiles, filters, story_picker
+from dashboard.sidebar import default_tiles, filters, story_picker
 from dashboard.state import Key, ViewState, write_link
-from dashboard.stories import (
-    ROOT,
-    Filters,
-    Shown,
-    describe,
-    fingerprint,
-    load,
-    open_shown,
-    static_ready,
-)
+from dashboard.stories import Filters, Shown, describe, open_shown, static_ready
 from dashboard.table import events_table
-from geo.atomic import atomic_write_text
-from geo.map.layers import (
-    base_map,
-    browser_layers,
-    fmt_day,
-    fmt_span,
-    paint_report,
-    parse_key,
-    story_layers,
-)
-from geo.map.payload import BROWSER_LIMIT, payload_json
-from geo.map.png import png_window
-from geo.map.scale import DETAIL_LIMIT, Viewport, needs_viewport, place_codes
+from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal
 from geo.story.events_store import story_window
 from geo.story.library import DEFAULT_STORY, find_stories
@@ -135,131 +110,6 @@ if WHOLE:  # shown again by the whole page's run
     state.notices = []
 chosen = filters(shown, state, WHOLE)
 
-# story_map's inputs, as it reads them until it moves to dashboard/map_panel.py.
-words = shown.words
-categories = shown.categories
-chosen_categories, chosen_actors = chosen.categories, chosen.actors
-layers, tiles = chosen.layers, chosen.tiles
-_fingerprint = fingerprint
-_rerun_panel = rerun_panel
-PLAY_STEP_SECONDS = play_step_seconds()
-
-
-def _whole_page() -> None:
-    whole_page(state)
-
-
-def _chapter_view() -> dict:
-    return chapter_view(shown, state)
-
-
-@st.cache_resource(max_entries=4)
-def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
-    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
-    s = load(path, fingerprint)
-    return place_codes(s.events, s.places)
-
-
-@st.cache_resource(max_entries=8)
-def _payload_url(path: str, fingerprint: tuple) -> str:
-    # Once per story version: the file's name carries its content hash, so browsers cache it.
-    loaded = load(path, fingerprint)
-    text, digest = payload_json(loaded)
-    name = f"{loaded.id}-{digest}.json"
-    target = ROOT / "static" / "story-data" / name
-    if not target.exists():
-        atomic_write_text(target, text)
-    return f"/app/static/story-data/{name}"
-
-
-def story_map(start: date, end: date, events: pd.DataFrame) -> None:
-    """The folium map of the window; a click on an object selects it."""
-    window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
-    parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
-    as_of = [w for w, df in parts if not df.empty]
-    st.caption(
-        f"{len(events):,} events · {window_text}"
-        + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
-    )
-    pinned = (
-        st.session_state.pinned
-        if st.session_state.get("pinned_for", story_id) == story_id
-        else None
-    )
-    st.session_state.pinned_for = story_id
-    # Built anew on each run: st_folium renames the map while rendering it, so a kept map
-    # would render its header twice.
-    fmap = base_map(story, tiles=tiles, pinned=pinned)
-    map_key = f"map-{story_id}"
-    # A big story is drawn for the reader's view only, so zooming and panning rerun the script
-    # (st_folium leaves its last zoom and bounds in session state); a small one never reruns.
-    big = needs_viewport(len(story.events), len(story.places))
-    story_path = stories[story_id].path
-    scaled = {}
-    if big:
-        scaled = {
-            "viewport": Viewport.from_state(st.session_state.get(map_key)),
-            "codes": _place_codes(str(story_path), _fingerprint(story_path)),
-        }
-    # The story's own opening view for the whole story; a narrower window or a selection (from a
-    # link, say) is framed at once.
-    fit_first = pinned is None and (
-        (start, end) != (story.start, story.end) or bool(st.session_state.selected)
-    )
-    if len(story.events) <= BROWSER_LIMIT and not big:
-        # The browser has the whole story and applies the window itself: a move sends the window.
-        groups = browser_layers(
-            _payload_url(str(story_path), _fingerprint(story_path)),
-            start,
-            end,
-            None if chosen_categories == categories else chosen_categories,
-            chosen_actors,
-            layers,
-            st.session_state.selected,
-            fit_first=fit_first,
-            animate=st.session_state.playing,
-            # The convoy arrives a little before the next day is sent.
-            step_ms=int(PLAY_STEP_SECONDS * 850),
-            follow=DATES_LABEL,
-            **_chapter_view(),
-        )
-    else:
-        groups = story_layers(
-            story,
-            events,
-            end,
-            layers,
-            selected=st.session_state.selected,
-            fit_first=fit_first,
-            **scaled,
-        )
-        # The picture's caption says the window: the browser-drawn story sets it itself.
-        groups.append(png_window(start, end))
-    if not WHOLE:
-        groups.append(paint_report())
-    clicked = st_folium(
-        fmap,
-        key=map_key,
-        feature_group_to_add=groups,
-        returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
-        use_container_width=True,
-        height=620,
-    )
-    if tiles != "offline":
-        st.caption(
-            f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
-            "map shows through."
-        )
-    if not WHOLE and (clicked or {}).get("dl_painted"):
-        _whole_page()
-    tip = (clicked or {}).get("last_object_clicked_tooltip")
-    if tip and tip != st.session_state.get("last_tip"):
-        st.session_state.last_tip = tip
-        key = parse_key(tip)
-        if key:
-            st.session_state.selected = f"{key[0]}:{key[1]}"
-            _rerun_panel()
-
 
 # --- the part a slider move reruns ---------------------------------------------------------------
 @st.fragment
@@ -298,7 +148,7 @@ def story_panel(
         if st.toggle("Events in the window, as a table", key=Key.SHOW_TABLE):
             events_table(shown, chosen, start, end, events)
     with map_col:
-        story_map(start, end, events)
+        story_map(start, end, events, shown, chosen, state, whole)
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(play_step_seconds())
