@@ -1,0 +1,134 @@
+"""The map panel: the window's events, convoy and fronts on the map; a click selects."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from streamlit_folium import st_folium
+
+from dashboard.chapters import chapter_view
+from dashboard.dates import DATES_LABEL
+from dashboard.reruns import play_step_seconds, rerun_panel, whole_page
+from dashboard.sidebar import TILE_NAMES
+from dashboard.state import ViewState
+from dashboard.stories import ROOT, Filters, Shown, load
+from dashboard.stories import fingerprint as _fingerprint
+from geo.atomic import atomic_write_text
+from geo.map.layers import base_map, browser_layers, paint_report
+from geo.map.payload import payload_json
+from geo.map.scale import Viewport, place_codes
+from geo.map.text import fmt_day, fmt_span, parse_key
+from geo.map.window import needs_window, window_payload
+from geo.names import literal
+
+
+@st.cache_resource(max_entries=4)
+def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
+    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
+    s = load(path, fingerprint)
+    return place_codes(s.events, s.places)
+
+
+@st.cache_resource(max_entries=8)
+def _payload_url(path: str, fingerprint: tuple) -> str:
+    # Once per story version: the file's name carries its content hash, so browsers cache it.
+    loaded = load(path, fingerprint)
+    text, digest = payload_json(loaded)
+    name = f"{loaded.id}-{digest}.json"
+    target = ROOT / "static" / "story-data" / name
+    if not target.exists():
+        atomic_write_text(target, text)
+    return f"/app/static/story-data/{name}"
+
+
+def story_map(
+    start: date,
+    end: date,
+    events: pd.DataFrame,
+    shown: Shown,
+    chosen: Filters,
+    state: ViewState,
+    whole: bool,
+) -> None:
+    """The folium map of the window; a click on an object selects it."""
+    # Its inputs, under the names it read as app.py's globals.
+    story, story_id, words, categories = shown.story, shown.id, shown.words, shown.categories
+    chosen_categories, chosen_actors = chosen.categories, chosen.actors
+    layers, tiles = chosen.layers, chosen.tiles
+    window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
+    parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
+    as_of = [w for w, df in parts if not df.empty]
+    st.caption(
+        f"{len(events):,} events · {window_text}"
+        + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
+    )
+    pinned = state.pinned if state.pinned_for in (None, story_id) else None
+    state.pinned_for = story_id
+    # Built anew on each run: st_folium renames the map while rendering it, so a kept map
+    # would render its header twice.
+    fmap = base_map(story, tiles=tiles, pinned=pinned)
+    map_key = f"map-{story_id}"
+    # Every story is drawn by the map's script. A small one arrives whole and the browser applies
+    # the window, so a move never reruns; a big one arrives as its window for the reader's view,
+    # so zooming and panning rerun the script (st_folium leaves its zoom and bounds in session
+    # state).
+    big = needs_window(len(story.events), len(story.places))
+    story_path = shown.path
+    if big:
+        data = window_payload(
+            story,
+            events,
+            end,
+            viewport=Viewport.from_state(state.map_report(map_key)),
+            codes=_place_codes(str(story_path), _fingerprint(story_path)),
+            selected=state.selected,
+        )
+    else:
+        data = _payload_url(str(story_path), _fingerprint(story_path))
+    # The story's own opening view for the whole story; a narrower window or a selection (from a
+    # link, say) is framed at once.
+    fit_first = pinned is None and (
+        (start, end) != (story.start, story.end) or bool(state.selected)
+    )
+    groups = browser_layers(
+        data,
+        start,
+        end,
+        None if chosen_categories == categories else chosen_categories,
+        chosen_actors,
+        layers,
+        state.selected,
+        fit_first=fit_first,
+        animate=state.playing,
+        # The convoy arrives a little before the next day is sent.
+        step_ms=int(play_step_seconds() * 850),
+        follow=DATES_LABEL,
+        **chapter_view(shown, state),
+    )
+    if not whole:
+        groups.append(paint_report())
+    clicked = st_folium(
+        fmap,
+        key=map_key,
+        feature_group_to_add=groups,
+        returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
+        use_container_width=True,
+        height=620,
+    )
+    if tiles != "offline":
+        st.caption(
+            f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
+            "map shows through."
+        )
+    if not whole and (clicked or {}).get("dl_painted"):
+        whole_page(state)
+    tip = (clicked or {}).get("last_object_clicked_tooltip")
+    if tip and tip != state.last_tip:
+        state.last_tip = tip
+        key = parse_key(tip)
+        if key:
+            state.selected = f"{key[0]}:{key[1]}"
+            rerun_panel()

@@ -1,0 +1,101 @@
+"""The sidebar: the story picker, the filters, the layers, the downloads and the base map."""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from dashboard.state import Key, ViewState, layer_key
+from dashboard.stories import Filters, Shown, story_label
+from geo.map.layers import ONLINE_TILES
+from geo.map.publish import publish_html
+from geo.names import literal
+from geo.story.library import StoryEntry
+from geo.story.storage import story_zip
+from geo.story.urlstate import LAYERS, TILES, parse_tiles
+
+TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.items()}}
+NEW_STORY_PAGE = "pages/1_New_story_from_an_article.py"
+# Shown in the sidebar until the map has painted and the whole page is drawn (tests wait on it).
+LOADING_TEXT = "Filters and layers appear once the map is drawn …"
+
+
+def default_tiles() -> str:
+    """The base layer DATELINE_ONLINE_TILES sets: 1/true for OpenStreetMap, or a TILES name."""
+    env = os.environ.get("DATELINE_ONLINE_TILES", "").lower()
+    return "osm" if env in ("1", "true", "yes") else parse_tiles(env)
+
+
+def story_picker(
+    stories: dict[str, StoryEntry], default_story: str, state: ViewState, whole: bool
+) -> str:
+    """The pages' links and the story picker (a loading note on a map-first run); the story."""
+    with st.sidebar:
+        st.markdown("### Dateline")
+        if whole:
+            st.page_link("app.py", label="Map of the story")
+            st.page_link(NEW_STORY_PAGE, label="New story from an article")
+            return st.selectbox(
+                "Story",
+                list(stories),
+                format_func=lambda story_id: story_label(stories, story_id),
+                key=Key.STORY_PICK,
+            )
+        # The sidebar is there from the start, so the map does not shift when it fills.
+        st.caption(LOADING_TEXT)
+        story_id = state.story_pick
+        return story_id if story_id in stories else default_story
+
+
+def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
+    """The sidebar's filters, layers, downloads and base map; on a map-first run, the filters
+    as the session holds them (from the link, or the defaults)."""
+    if not whole:
+        return Filters(state.categories, state.actors, state.layers, state.tiles)
+    story = shown.story
+    with st.sidebar:
+        categories = st.multiselect("Categories", shown.categories, key=Key.CATEGORIES)
+        actors = st.multiselect(
+            "Actors",
+            shown.actors,
+            key=Key.ACTORS,
+            placeholder="All actors",
+            help="Events involving any of these",
+        )
+        st.caption("Layers")
+        layer_cols = st.columns(2)
+        layers = {
+            layer
+            for n, layer in enumerate(LAYERS)
+            if layer_cols[n % 2].toggle(layer.capitalize(), key=layer_key(layer))
+        }
+        st.download_button(
+            "Publish as HTML",
+            lambda: publish_html(story, state.chapter),
+            f"{shown.id}.html",
+            "text/html",
+            width="stretch",
+            help="One file with the map, the chapters and the sources that opens in any browser "
+            "with no internet: for an article, an e-mail or a slide.",
+            on_click="ignore",
+        )
+        st.download_button(
+            "Download this story (zip)",
+            lambda: story_zip(story.path),
+            f"{shown.id}.zip",
+            "application/zip",
+            width="stretch",
+            help="The story's files; upload the zip on the New story page to add it back.",
+            on_click="ignore",
+        )
+        tiles = st.selectbox(
+            "Base map",
+            TILES,
+            format_func=TILE_NAMES.get,
+            key=Key.TILES,
+            help="Online maps need the internet; the offline map stays underneath.",
+        )
+        with st.expander("About this story"):
+            st.markdown(literal(story.summary))
+    return Filters(categories, actors, layers, tiles)

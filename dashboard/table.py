@@ -1,0 +1,72 @@
+"""The window's events as a table, with CSV and GeoJSON downloads of all of them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.stories import Filters, Shown
+from geo.map.text import figures_text
+from geo.story.events_store import TABLE_COLUMNS
+from geo.story.export import events_geojson_parts, events_spreadsheet_parts
+from geo.story.load import FIGURES
+
+TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
+
+
+def events_table(
+    shown: Shown, filters: Filters, start: date, end: date, events: pd.DataFrame
+) -> None:
+    """The window's events as a table, with CSV and GeoJSON downloads of all of them."""
+    story = shown.story
+
+    def window_parts():
+        # A big window is written a row group at a time, so a download never holds it whole.
+        if story.store is None or "summary" in events:
+            return [events]
+        return story.store.frames(start, end, filters.categories, filters.actors)
+
+    # A big story's window has only the map's columns unless it is small enough to list.
+    if story.store is None or "summary" in events:
+        shown_rows = events.head(TABLE_ROWS)
+    else:
+        shown_rows = story.store.window(
+            start, end, filters.categories, filters.actors, columns=TABLE_COLUMNS, limit=TABLE_ROWS
+        )
+    if len(events) > TABLE_ROWS:
+        st.caption(
+            f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold "
+            "them all."
+        )
+    table = pd.DataFrame(
+        {
+            "date": shown_rows["date"].dt.date,
+            "place": shown_rows["place_name"],
+            "category": shown_rows["category"],
+            "summary": shown_rows["summary"],
+            # Records, not iterrows(): a Series per row costs ~0.3 ms, 1,000 rows a third of a s.
+            "figures": [figures_text(r) for r in shown_rows[list(FIGURES)].to_dict("records")],
+            "source": shown_rows["source"].map(shown.source_name),
+            "confidence": shown_rows["confidence"],
+        }
+    )
+    st.dataframe(table, hide_index=True, width="stretch", key="events_table")
+    dl_a, dl_b, _ = st.columns([1, 1, 4])
+    stem = f"{shown.id}_{start}_{end}"
+    # Callables: the files are made only when a reader clicks, not on every rerun.
+    dl_a.download_button(
+        "Download CSV",
+        lambda: events_spreadsheet_parts(window_parts(), shown.source_names),
+        f"{stem}.csv",
+        "text/csv",
+        on_click="ignore",
+    )
+    dl_b.download_button(
+        "Download GeoJSON",
+        lambda: events_geojson_parts(window_parts()),
+        f"{stem}.geojson",
+        "application/geo+json",
+        on_click="ignore",
+    )
