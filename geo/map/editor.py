@@ -16,7 +16,7 @@ from geo.map.layers import BASEMAP_URL, Basemap, ScriptState, _Map
 class EditorOverlay(ScriptState):
     """One rerun's editing layer: hands ``js/editor.js`` the handles and candidates."""
 
-    function, element_name = "dlEditor", "DatelineEditor"
+    function, element_name = "edit", "DatelineEditor"
 
 
 def editor_state(

@@ -59,7 +59,7 @@ class Basemap(JSCSSMixin, MacroElement):
         {% endmacro %}
         {% macro script(this, kwargs) %}
         {%- if this.inline %}{{ this.inline_js }}{% endif %}
-        window.dlInitMap({{ this._parent.get_name() }}, {{ this.cfg_js }});
+        window.Dateline.initMap({{ this._parent.get_name() }}, {{ this.cfg_js }});
         {% endmacro %}
         """
     )
@@ -181,15 +181,16 @@ def load_basemap(path: Path) -> dict:
 
 
 class ScriptState(MacroElement):
-    """Hands one of the map's scripts its state after each rerun: ``window[function](state)``.
-    A subclass names the function and the element."""
+    """Hands one of the map's scripts its state after each rerun:
+    ``window.Dateline[function](state)``. A subclass names the function and the element."""
 
     function = ""
     element_name = ""
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        if (window.{{ this.function }}) { window.{{ this.function }}({{ this.state_js }}); }
+        var DL = window.Dateline;
+        if (DL && DL.{{ this.function }}) { DL.{{ this.function }}({{ this.state_js }}); }
         {% endmacro %}
         """
     )
@@ -204,14 +205,14 @@ class ScriptState(MacroElement):
 class StoryWindow(ScriptState):
     """One rerun's worth of map for a story drawn in the browser: the window and the selection."""
 
-    function, element_name = "dlStory", "DatelineStoryWindow"
+    function, element_name = "draw", "DatelineStoryWindow"
 
 
 class _PaintReport(MacroElement):
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        if (window.dlReportPainted) { window.dlReportPainted(); }
+        if (window.Dateline && window.Dateline.reportPainted) { window.Dateline.reportPainted(); }
         {% endmacro %}
         """
     )

@@ -46,7 +46,7 @@ class PngButton(JSCSSMixin, MacroElement):
         """
         {% macro script(this, kwargs) %}
         {%- if this.inline %}{{ this.inline_js }}{% endif %}
-        window.dlPngControl({{ this._parent.get_name() }}, {{ this.cfg|tojson }});
+        window.Dateline.pngControl({{ this._parent.get_name() }}, {{ this.cfg|tojson }});
         {% endmacro %}
         """
     )

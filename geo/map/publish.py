@@ -179,7 +179,8 @@ Outlines of fronts are approximate. Made with Dateline.</p></div>
 </div>
 {scripts}
 <script>
-window.dlPublished = {{payload: {payload}, page: {page}, files: {files}}};
+(window.Dateline = window.Dateline || {{}}).published =
+    {{payload: {payload}, page: {page}, files: {files}}};
 </script>
 <script>{player}</script>
 </body></html>

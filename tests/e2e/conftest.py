@@ -29,6 +29,15 @@ from tests.e2e.appserver import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def new_context(browser, **options):
+    """A browser context whose pages ask the map's scripts to keep what the tests read
+    (``window.Dateline.test``: each draw's origin, the convoy's track); a reader's page keeps
+    none of it."""
+    context = browser.new_context(**options)
+    context.add_init_script("window.DatelineTesting = true;")
+    return context
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory, gazetteer_cache) -> Iterator[Server]:
     # A short Tour step: a browser test waits for the second chapter, not eight seconds.
@@ -70,8 +79,10 @@ def page_for(browser, request):
     opened = []
 
     def _open(srv: Server, query: str = "", viewport=(1400, 1000), scale: float = 1):
-        context = browser.new_context(
-            viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale
+        context = new_context(
+            browser,
+            viewport={"width": viewport[0], "height": viewport[1]},
+            device_scale_factor=scale,
         )
         traffic = Traffic()
         host = urlparse(srv.url).netloc

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from geo.map.publish import publish_html
 from geo.story.load import load_story
-from tests.e2e.conftest import ROOT, map_frame
+from tests.e2e.conftest import ROOT, map_frame, new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +39,7 @@ def test_a_chapter_with_a_selection_fills_the_details(server, page_for):
 def test_the_published_file_works_from_disk_with_no_network(browser, tmp_path):
     out = tmp_path / "story.html"
     out.write_text(publish_html(load_story(ROOT / "data" / "stories" / "qalamoun-2017")))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = new_context(browser, viewport={"width": 1280, "height": 900})
     asked: list[str] = []
 
     def route(r):
@@ -57,13 +57,13 @@ def test_the_published_file_works_from_disk_with_no_network(browser, tmp_path):
     expect(page.locator(".dl-pin").first).to_be_visible(timeout=30_000)
     expect(page.locator(".dl-label").first).to_be_visible()
     page.wait_for_function("document.querySelectorAll('.leaflet-dlLand-pane path').length > 50")
-    before = page.evaluate("window.dlLast.events")
+    before = page.evaluate("window.Dateline.last.events")
     to = page.locator("#dl-to")
     to.focus()
     for _ in range(40):
         to.press("ArrowLeft")
     expect(page.get_by_test_id("map-date")).to_have_text("As of 5 Aug 2017")
-    assert page.evaluate("window.dlLast.events") < before
+    assert page.evaluate("window.Dateline.last.events") < before
     page.locator(".leaflet-marker-icon").first.click()
     expect(page.locator("#dl-details")).to_contain_text("event(s) in the window")
     hrefs = page.eval_on_selector_all("#dl-sources a", "els => els.map(e => e.href)")

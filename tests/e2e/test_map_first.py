@@ -1,5 +1,5 @@
 """The map first: a new page draws its map before the sidebar's controls, details and timeline,
-and the rest comes without moving the map (app.py, js/basemap.js: dlReportPainted)."""
+and the rest comes without moving the map (app.py, js/basemap.js: Dateline.reportPainted)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.appserver import FIRST_RUN_TEXT, MAP_FRAME, wait_whole_page
-from tests.e2e.conftest import map_frame
+from tests.e2e.conftest import map_frame, new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -20,7 +20,7 @@ RECORD = """(() => {
     const tick = () => {
         const frame = document.querySelector("iframe[title='streamlit_folium.st_folium']");
         let drawn = false;
-        try { drawn = Boolean(frame && frame.contentWindow.dlLast); } catch (e) { drawn = false; }
+        try { drawn = Boolean(frame.contentWindow.Dateline.last); } catch (e) { drawn = false; }
         const box = frame ? frame.getBoundingClientRect() : null;
         const seen = {
             box: box ? [box.top, box.left, box.width, box.height].map(Math.round).join(',') : '',
@@ -42,7 +42,7 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 
 
 def _open(browser, server, viewport, route=None):
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context = new_context(browser, viewport={"width": viewport[0], "height": viewport[1]})
     if route:
         context.route(*route)
     page = context.new_page()

@@ -12,6 +12,7 @@ from tests.e2e.conftest import APP_READY, map_frame, map_js, ready_map
 from tests.helpers import FIXTURES
 
 pytestmark = pytest.mark.e2e
+CENTER = "(() => { const c = window.Dateline.map.getCenter(); return [c.lat, c.lng]; })()"
 
 SIZES = {"laptop": (1280, 720), "laptop-l": (1440, 900), "phone": (390, 844)}
 LAPTOPS = [pytest.param(SIZES[k], id=k) for k in ("laptop", "laptop-l")]
@@ -32,9 +33,9 @@ def in_map_view(page, key: str) -> bool:
     return map_js(
         page,
         f"""(() => {{
-            const l = window.dlByKey[{key!r}];
+            const l = window.Dateline.byKey[{key!r}];
             const ll = l.getLatLng ? l.getLatLng() : l.getBounds().getCenter();
-            return window.dlMap.getBounds().contains(ll);
+            return window.Dateline.map.getBounds().contains(ll);
         }})()""",
     )
 
@@ -86,9 +87,9 @@ def test_the_lebanese_enclave_is_clickable_on_22_august(server, page_for, size):
     x, y = map_js(
         page,
         """(() => {
-            const l = window.dlByKey['front:lb-2017-08-22'];
-            const p = window.dlMap.latLngToContainerPoint(l.getCenter());
-            const r = window.dlMap.getContainer().getBoundingClientRect();
+            const l = window.Dateline.byKey['front:lb-2017-08-22'];
+            const p = window.Dateline.map.latLngToContainerPoint(l.getCenter());
+            const r = window.Dateline.map.getContainer().getBoundingClientRect();
             return [r.left + p.x, r.top + p.y];
         })()""",
     )
@@ -128,16 +129,16 @@ def test_a_link_to_beirut_opens_with_beirut_in_view(server, page_for):
 def test_zoom_and_centre_round_trip_through_the_url(server, page_for):
     page, _ = page_for(server, "?zoom=9&center=34.1000,36.5000", viewport=SIZES["laptop-l"])
     ready_map(page)
-    assert map_js(page, "window.dlMap.getZoom()") == 9
-    lat, lon = map_js(page, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    assert map_js(page, "window.Dateline.map.getZoom()") == 9
+    lat, lon = map_js(page, CENTER)
     assert abs(lat - 34.1) < 0.01 and abs(lon - 36.5) < 0.01
     map_frame(page).locator(".leaflet-control-zoom-in").click()
     page.wait_for_function("new URL(location.href).searchParams.get('zoom') === '10'")
     query = parse_qs(urlparse(page.url).query)
     again, _ = page_for(server, "?" + urlparse(page.url).query, viewport=SIZES["laptop-l"])
     ready_map(again)
-    assert map_js(again, "window.dlMap.getZoom()") == 10
-    lat2, lon2 = map_js(again, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    assert map_js(again, "window.Dateline.map.getZoom()") == 10
+    lat2, lon2 = map_js(again, CENTER)
     want = [float(v) for v in query["center"][0].split(",")]
     assert abs(lat2 - want[0]) < 0.001 and abs(lon2 - want[1]) < 0.001
 
@@ -151,8 +152,8 @@ def test_play_keeps_the_convoy_in_the_frame(server, page_for):
     page.wait_for_selector(APP_READY)
     current = map_js(
         page,
-        """Object.keys(window.dlByKey).filter(k => k.startsWith('convoy:')).filter(k => {
-            const l = window.dlByKey[k]; return l._map && l.options.radius === 9;
+        """Object.keys(window.Dateline.byKey).filter(k => k.startsWith('convoy:')).filter(k => {
+            const l = window.Dateline.byKey[k]; return l._map && l.options.radius === 9;
         })""",
     )
     assert current, "no current convoy position drawn"
@@ -175,15 +176,15 @@ def world_story(server):
 def test_far_places_are_drawn_on_land(server, page_for, world_story, place, country):
     page, _ = page_for(server, f"?story={world_story}&sel=place:{place}", viewport=SIZES["laptop"])
     ready_map(page)
-    map_js(page, "window.dlMap.setZoom(6, {animate: false})")
+    map_js(page, "window.Dateline.map.setZoom(6, {animate: false})")
     frame = next(f for f in page.frames if "streamlit_folium" in f.url)
     # The detailed tier is loaded once the zoom's land is drawn and the sea is sea.
     frame.wait_for_function(
-        "window.dlLandAt(0, 0) === null"
+        "window.Dateline.landAt(0, 0) === null"
         " && document.querySelectorAll('.leaflet-dlLand-pane path').length > 100"
     )
-    lat, lon = map_js(page, f"Object.values(window.dlByKey['place:{place}'].getLatLng())")
-    assert map_js(page, f"window.dlLandAt({lat}, {lon})") == country
+    lat, lon = map_js(page, f"Object.values(window.Dateline.byKey['place:{place}'].getLatLng())")
+    assert map_js(page, f"window.Dateline.landAt({lat}, {lon})") == country
 
 
 @pytest.mark.parametrize("size", ALL_SIZES)
@@ -194,12 +195,12 @@ def test_a_mouse_click_selects_a_place_and_the_view_stays_on_it(server, page_for
     frame = ready_map(page)
     pin = frame.locator("div.dl-marker[data-key='place:jurud-ras-baalbek']")
     pin.scroll_into_view_if_needed()
-    before = map_js(page, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    before = map_js(page, CENTER)
     box = pin.bounding_box()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(details(page)).to_contain_text("Jurud Ras Baalbek and al-Qaa", timeout=30_000)
     # The rerun has reached the map: the place's label is the selected one.
     expect(frame.locator(".dl-label-selected")).to_contain_text("Jurud Ras Baalbek")
-    after = map_js(page, "[window.dlMap.getCenter().lat, window.dlMap.getCenter().lng]")
+    after = map_js(page, CENTER)
     assert after == before
     assert in_map_view(page, "place:jurud-ras-baalbek")

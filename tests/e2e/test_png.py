@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from geo.map.publish import publish_html
 from geo.story.load import load_story
 from tests.e2e.appserver import MAP_FRAME
-from tests.e2e.conftest import OUTPUT, ROOT, map_frame
+from tests.e2e.conftest import OUTPUT, ROOT, map_frame, new_context
 from tests.helpers import copy_mini, replace
 
 pytestmark = pytest.mark.e2e
@@ -87,8 +87,8 @@ def test_download_png_from_the_dashboard(server, page_for, viewport, scale):
 def test_download_png_from_the_published_file_offline(browser, tmp_path, viewport, scale):
     out = tmp_path / "story.html"
     out.write_text(publish_html(load_story(ROOT / "data" / "stories" / "qalamoun-2017")))
-    context = browser.new_context(
-        viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale
+    context = new_context(
+        browser, viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale
     )
     asked: list[str] = []
 
@@ -139,7 +139,7 @@ def test_a_title_with_markup_is_drawn_as_text(browser, tmp_path):
     replace(dest / "story.toml", 'title = "Mini story for tests"', f'title = "{title}"')
     out = tmp_path / "mini.html"
     out.write_text(publish_html(load_story(dest)))
-    context = browser.new_context(viewport={"width": 800, "height": 600})
+    context = new_context(browser, viewport={"width": 800, "height": 600})
     context.route("**/*", lambda r: r.continue_() if r.request.url[:5] == "file:" else r.abort())
     page = context.new_page()
     errors: list[str] = []

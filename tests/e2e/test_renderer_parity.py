@@ -16,7 +16,7 @@ from geo.map.payload import story_payload
 from geo.map.window import needs_window, window_payload
 from geo.story.load import load_story
 from geo.story.timeline import filter_events
-from tests.e2e.conftest import ROOT
+from tests.e2e.conftest import ROOT, new_context
 from tests.helpers import MINI
 
 pytestmark = pytest.mark.e2e
@@ -40,31 +40,31 @@ START = """() => {
     document.body.appendChild(el);
     const map = L.map(el, {minZoom: 2, maxZoom: 14}).setView([34, 36.5], 8);
     const empty = {type: 'FeatureCollection', features: []};
-    window.dlInitMap(map, {base: '', controls: true, pinned: false,
+    window.Dateline.initMap(map, {base: '', controls: true, pinned: false,
         files: {'world-low.geojson': empty, 'world.geojson': empty, 'water.geojson': empty,
                 'labels.json': []}});
     // What each draw hands js/basemap.js: labels, legend, frame, what stays in view.
-    const show = window.dlShow;
-    window.dlShow = (s) => { window.dlShown = s; show(s); };
+    const show = window.Dateline.show;
+    window.Dateline.show = (s) => { window.dlShown = s; show(s); };
 }"""
 # What the reader sees and the app gets: every keyed object's tooltip, the legend, the labels.
 DRAWN = """() => {
     const tips = {};
-    Object.entries(window.dlByKey).forEach(([k, l]) => {
+    Object.entries(window.Dateline.byKey).forEach(([k, l]) => {
         const t = l.getTooltip();
         tips[k] = t ? t.getContent() : null;
     });
     const legend = Array.from(document.querySelectorAll('.dl-legend .dl-grid span'),
                               (s) => s.textContent);
-    const labels = window.dlStoryLabels.map((l) => [l.t, l.n, l.key]);
+    const labels = window.dlShown.labels.map((l) => [l.t, l.n, l.key]);
     const date = document.querySelector('[data-testid="map-date"]').textContent;
-    return {tips, legend, labels, last: window.dlLast, date, png: window.dlPngWindow,
+    return {tips, legend, labels, last: window.Dateline.last, date, png: window.Dateline.pngWindow,
             shown: window.dlShown};
 }"""
 
 
 def _page(browser):
-    context = browser.new_context(viewport={"width": 900, "height": 700})
+    context = new_context(browser, viewport={"width": 900, "height": 700})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -94,7 +94,7 @@ def _state(data, start: date, end: date, selected: str | None = None) -> dict:
 def _draw(browser, state: dict) -> dict:
     context, page, errors = _page(browser)
     try:
-        page.evaluate("(s) => window.dlStory(s)", state)
+        page.evaluate("(s) => window.Dateline.draw(s)", state)
         got = page.evaluate(DRAWN)
     finally:
         context.close()
@@ -210,14 +210,14 @@ def test_a_crowded_view_draws_grid_clusters_that_zoom_in(browser, thousand, monk
     data = window_payload(story, story.events, story.end, viewport=view)
     assert data["clusters"]
     context, page, errors = _page(browser)
-    page.evaluate("(s) => window.dlStory(s)", _state(data, story.start, story.end))
+    page.evaluate("(s) => window.Dateline.draw(s)", _state(data, story.start, story.end))
     aggs = page.locator(".dl-agg")
     keys = aggs.evaluate_all("(els) => els.map((e) => e.dataset.key)")
     assert sorted(keys) == sorted(c["key"] for c in data["clusters"])
-    assert page.evaluate("window.dlLast.events") == len(story.events)
-    zoom = page.evaluate("window.dlMap.getZoom()")
+    assert page.evaluate("window.Dateline.last.events") == len(story.events)
+    zoom = page.evaluate("window.Dateline.map.getZoom()")
     aggs.first.click()
-    page.wait_for_function(f"window.dlMap.getZoom() > {zoom}")
+    page.wait_for_function(f"window.Dateline.map.getZoom() > {zoom}")
     context.close()
     assert not errors, errors
 
@@ -227,7 +227,7 @@ def test_five_thousand_events_arrive_whole_and_cluster(browser, tmp_path: Path):
     assert not needs_window(len(story.events), len(story.places))
     context, page, errors = _page(browser)
     took = page.evaluate(
-        """(s) => { const t0 = performance.now(); window.dlStory(s);
+        """(s) => { const t0 = performance.now(); window.Dateline.draw(s);
                     return performance.now() - t0; }""",
         _state(story_payload(story), story.start, story.end),
     )

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.appserver import APP_READY, MAP_FRAME, Server, start_server, stop_server
-from tests.e2e.conftest import map_frame
+from tests.e2e.conftest import map_frame, new_context
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -69,7 +69,7 @@ def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
 HOLD_CHECK = """async () => {
     const sent = [];
     const S = {setComponentValue(v) { sent.push([v, performance.now()]); }};
-    window.dlHoldFirstReport(S);
+    window.Dateline.holdFirstReport(S);
     S.setComponentValue({zoom: 5});
     S.setComponentValue({zoom: 6});
     const before = sent.length;
@@ -86,7 +86,7 @@ HOLD_CHECK = """async () => {
 def test_the_first_view_report_waits_for_the_first_paint(browser, viewport):
     # The map's script in a page of its own: what st_folium sends before the map has painted
     # is held until it has, and only the latest of it goes; later values go at once.
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context = new_context(browser, viewport={"width": viewport[0], "height": viewport[1]})
     page = context.new_page()
     page.set_content("<html><body></body></html>")
     page.add_script_tag(path=str(ROOT / "geo" / "map" / "js" / "basemap.js"))

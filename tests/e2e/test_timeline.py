@@ -36,14 +36,14 @@ def test_a_slider_move_redraws_the_markers_in_the_same_frame(server, page_for, s
     frame = ready(page)
     # A mark left in the map's window: a reloaded frame would lose it.
     map_js(page, "window.dlMarkLeft = 'still here'")
-    before = map_js(page, "window.dlLast")
+    before = map_js(page, "window.Dateline.last")
     thumb = end_thumb(page)
     thumb.focus()
     for _ in range(3):  # back to 28 Aug, a key press at a time
         thumb.press("ArrowLeft")
     expect(frame.get_by_test_id("map-date")).to_have_text("As of 28 Aug 2017")
     page.wait_for_selector(IDLE)
-    after = map_js(page, "window.dlLast")
+    after = map_js(page, "window.Dateline.last")
     assert after["events"] < before["events"], (before, after)
     assert map_js(page, "window.dlMarkLeft") == "still here"
     page.wait_for_function("new URL(location.href).searchParams.get('to') === '2017-08-28'")
@@ -55,7 +55,7 @@ def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_f
     page, traffic = page_for(server, "?from=2017-08-01&to=2017-09-10", viewport=size)
     frame = ready(page)
     page.wait_for_selector(IDLE)
-    draws = map_js(page, "window.dlDraws.length")
+    draws = map_js(page, "window.Dateline.test.draws.length")
     # The end thumb's knob, dragged left with the mouse held down: Streamlit sends nothing to
     # the server until the button is released, so a changed map is the page's own doing.
     knob = page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1).locator("..")
@@ -74,8 +74,8 @@ def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_f
     # The release reruns the panel; the window it sends the map was drawn already.
     day = datetime.strptime(held, "%d %b %Y").date().isoformat()
     map_frame = next(f for f in page.frames if "streamlit_folium" in f.url)
-    map_frame.wait_for_function(f"window.dlServerState && window.dlServerState.end === '{day}'")
-    sources = map_js(page, "window.dlDraws")[draws:]
+    map_frame.wait_for_function(f"(window.Dateline.serverState || {{}}).end === '{day}'")
+    sources = map_js(page, "window.Dateline.test.draws")[draws:]
     assert sources and set(sources) == {"slider"}, sources
     expect(frame.get_by_test_id("map-date")).to_have_text(f"As of {held}")
     assert not traffic.console_errors, traffic.console_errors
@@ -83,15 +83,16 @@ def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_f
 
 # The map at rest: no pan or zoom animation under way.
 STILL = (
-    "() => { const m = window.dlMap; return !m._animatingZoom && "
+    "() => { const m = window.Dateline.map; return !m._animatingZoom && "
     "!(m._panAnim && m._panAnim._inProgress); }"
 )
 # Whether the convoy's present positions and Baalbek (by the border enclave) are in the view.
 CONVOY_AND_BAALBEK_SHOWN = """() => {
-    const m = window.dlMap, view = m.getBounds(), layers = Object.entries(window.dlByKey);
+    const m = window.Dateline.map, view = m.getBounds();
+    const layers = Object.entries(window.Dateline.byKey);
     const now = layers.filter(([k, l]) => k.startsWith('convoy:') && l.options.radius === 9);
     return now.length === 2 && now.every(([, l]) => view.contains(l.getLatLng())) &&
-        view.contains(window.dlByKey['place:baalbek'].getLatLng());
+        view.contains(window.Dateline.byKey['place:baalbek'].getLatLng());
 }"""
 
 
@@ -107,17 +108,19 @@ def test_slider_steps_frame_the_window_once_and_then_keep_the_view(server, page_
     expect(
         page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1)
     ).to_have_text("13 Sep 2017")
-    map_frame.wait_for_function("window.dlLast && window.dlPngWindow.end === '2017-09-13'")
+    map_frame.wait_for_function(
+        "window.Dateline.last && window.Dateline.pngWindow.end === '2017-09-13'"
+    )
     map_frame.wait_for_function(STILL)
     # The opening view is the border's close-up; the first step widens it to the window's
     # frame, where the convoy (two groups by then, 130 km apart) and Baalbek are both seen.
     assert map_js(page, CONVOY_AND_BAALBEK_SHOWN)
-    view = map_js(page, "[window.dlMap.getCenter(), window.dlMap.getZoom()]")
+    view = map_js(page, "[Dateline.map.getCenter(), Dateline.map.getZoom()]")
     for day in ("12", "11"):
         thumb.press("ArrowLeft")
-        map_frame.wait_for_function(f"window.dlPngWindow.end === '2017-09-{day}'")
+        map_frame.wait_for_function(f"window.Dateline.pngWindow.end === '2017-09-{day}'")
         map_frame.wait_for_function(STILL)
-        assert map_js(page, "[window.dlMap.getCenter(), window.dlMap.getZoom()]") == view
+        assert map_js(page, "[Dateline.map.getCenter(), Dateline.map.getZoom()]") == view
         assert map_js(page, CONVOY_AND_BAALBEK_SHOWN)
 
 
@@ -168,20 +171,20 @@ def test_play_moves_the_convoy_along_its_route_between_halts(server, page_for):
     page.get_by_role("button", name="Play").click()
     frame_window = next(f for f in page.frames if "streamlit_folium" in f.url)
     # A step from one day's position to the next has been animated in the frame.
-    frame_window.wait_for_function("(window.dlTrack || []).length >= 5", timeout=60_000)
+    frame_window.wait_for_function("(window.Dateline.test.track || []).length >= 5", timeout=60_000)
     # While it plays, the spots passed are labelled with their dates ("29 Aug", "3 – 12 Sep").
     expect(frame.locator(".dl-label-halt").first).to_have_text(re.compile(r"^\d+ [A-Z][a-z]{2}"))
     page.get_by_role("button", name="Pause").click()
     page.wait_for_selector(APP_READY)
-    frame_window.wait_for_function("(window.dlAnimating || 0) === 0")
-    track = map_js(page, "window.dlTrack")
+    frame_window.wait_for_function("(window.Dateline.test.animating || 0) === 0")
+    track = map_js(page, "window.Dateline.test.track")
     # The marker took many positions on its way, not only the days' own points.
     distinct = {(round(a, 4), round(b, 4)) for a, b in track}
     assert len(distinct) >= 5, track
     points = map_js(
         page,
-        "Object.keys(window.dlByKey).filter(k => k.startsWith('convoy:'))"
-        ".map(k => { const l = window.dlByKey[k].getLatLng(); return [l.lat, l.lng]; })",
+        "Object.keys(window.Dateline.byKey).filter(k => k.startsWith('convoy:'))"
+        ".map(k => { const l = window.Dateline.byKey[k].getLatLng(); return [l.lat, l.lng]; })",
     )
     days = {(round(a, 4), round(b, 4)) for a, b in points}
     assert len(distinct - days) >= 3, (distinct, days)

@@ -11,7 +11,11 @@ const JS_DIR = path.resolve(__dirname, '..', '..', 'geo', 'map', 'js');
 
 // The ``window`` after running the scripts ``names`` (without .js) in order.
 function load(...names) {
-    const window = {};
+    return loadInto({}, ...names);
+}
+
+// The same, into a ``window`` that already holds what the page set before the scripts ran.
+function loadInto(window, ...names) {
     const context = vm.createContext({window});
     for (const name of names) {
         const file = path.join(JS_DIR, `${name}.js`);
@@ -26,4 +30,4 @@ function plain(value) {
     return structuredClone(value);
 }
 
-module.exports = {load, plain};
+module.exports = {load, loadInto, plain};

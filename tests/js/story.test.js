@@ -3,7 +3,7 @@
 
 const assert = require('node:assert/strict');
 const {describe, test} = require('node:test');
-const {load, plain} = require('./load');
+const {load, loadInto, plain} = require('./load');
 
 const story = (load('story').Dateline || {}).story;
 assert.ok(story, 'story.js defines no window.Dateline.story (the shared JavaScript contract)');
@@ -124,5 +124,15 @@ describe('along: the point at a fraction of a route, by length', () => {
             const p = story.along(route, n / 20);
             assert.ok(Math.abs(p[0] + p[1] - 6 * n / 20) < 1e-9, `${p} at ${n / 20}`);
         }
+    });
+});
+
+describe('test hooks', () => {
+    test('a reader\'s page keeps no record for the tests', () => {
+        assert.equal(load('story').Dateline.test, undefined);
+    });
+    test('a page under test (window.DatelineTesting) keeps each draw\'s origin', () => {
+        const window = loadInto({DatelineTesting: true}, 'story');
+        assert.deepEqual(plain(window.Dateline.test), {draws: [], track: [], animating: 0});
     });
 });

@@ -4,7 +4,7 @@
 // The files are static: the browser fetches and caches them, reruns never send them again.
 // The pieces are Leaflet classes on the page's namespace (window.Dateline): the basemap and the
 // labels are layers, the date box, the legend and the full-screen button controls, the framing
-// a view; window.dlInitMap wires them to a map. Label placement is a pure function
+// a view; DL.initMap wires them to a map. Label placement is a pure function
 // (Dateline.labels.place), so Node's tests load this file without Leaflet or a page.
 (function () {
     var DL = (window.Dateline = window.Dateline || {});
@@ -67,7 +67,7 @@
     // with the first drawing (0.2 s of a cold open). Whatever the map sends before its first
     // paint waits for it, and only the latest value goes, as each value carries the whole state.
     // A frame that never paints (a hidden tab) sends after half a second.
-    window.dlHoldFirstReport = function (S) {
+    DL.holdFirstReport = function (S) {
         if (!S || !S.setComponentValue || S.dlHeld) { return; }
         S.dlHeld = true;
         var send = S.setComponentValue, pending, last, waiting = false, open = false;
@@ -96,8 +96,8 @@
 
     // Whether the story's layers are on the map (its data may still be on its way).
     function storyDrawn() {
-        if (window.dlStoryBusy && window.dlStoryBusy()) { return false; }
-        if (window.dlLast) { return true; }
+        if (DL.busy && DL.busy()) { return false; }
+        if (DL.last) { return true; }
         var n = 0;
         var walk = function (layer) {
             if (layer.getLayers) { layer.getLayers().forEach(walk); } else { n++; }
@@ -124,7 +124,7 @@
         var waited = 0;
         var late = function () {
             waited += 500;
-            if (waited < 10000 && window.dlStoryBusy && window.dlStoryBusy()) {
+            if (waited < 10000 && DL.busy && DL.busy()) {
                 setTimeout(late, 500);
             } else {
                 fire();
@@ -135,7 +135,7 @@
 
     // Asked by the first run's layers (geo/map/layers.py: paint_report): the page is told once
     // the map has painted the story, once per frame.
-    window.dlReportPainted = function () {
+    DL.reportPainted = function () {
         var S = window.Streamlit;
         if (DL.paintAsked || !S || !S.dlSendPainted) { return; }
         DL.paintAsked = true;
@@ -192,11 +192,11 @@
     // Uncertainty circles say something only at a readable size: hidden when a few pixels
     // across (noise) or when wider than a marker's neighbourhood (around the enclave a dozen of
     // them overlap and grey it out); the selection's always stays. The story's scripts list
-    // theirs in window.dlCircles.
+    // theirs in DL.circles.
     var CIRCLE_PX = [6, 36];
     function sizeCircles(map) {
-        window.dlCircles = window.dlCircles.filter(function (c) { return map.hasLayer(c); });
-        window.dlCircles.forEach(function (c) {
+        DL.circles = DL.circles.filter(function (c) { return map.hasLayer(c); });
+        DL.circles.forEach(function (c) {
             var px = c._radius || 0;
             var on = c.options.dlKeep || (px >= CIRCLE_PX[0] && px <= CIRCLE_PX[1]);
             c.setStyle({opacity: on ? c.options.dlOpacity : 0,
@@ -664,12 +664,12 @@
     // --- wiring --------------------------------------------------------------------------------
     // ``cfg``: base (the basemap files' URL), files (inline basemap files, by name), pinned (the
     // view came with the link), controls (the dashboard's legend and full-screen button).
-    window.dlInitMap = function (map, cfg) {
-        window.dlHoldFirstReport(window.Streamlit);
+    DL.initMap = function (map, cfg) {
+        DL.holdFirstReport(window.Streamlit);
         makePanes(map);
         focusWithoutScroll(map);
         fillFrame(map);
-        window.dlCircles = [];
+        DL.circles = [];
         map.on('zoomend', function () { sizeCircles(map); });
         var files = new DL.BasemapFiles(cfg.base, cfg.files);
         var labels = new DL.Labels(files);
@@ -681,9 +681,9 @@
             new DL.FullScreen().addTo(map);
         }
         var view = new DL.View(map, {labels: labels, date: date}, cfg.pinned);
-        window.dlShow = L.bind(view.show, view);
-        window.dlMap = map;
-        window.dlLandAt = L.bind(land.landAt, land);
+        DL.show = L.bind(view.show, view);
+        DL.map = map;
+        DL.landAt = L.bind(land.landAt, land);
         labels.addTo(map);
         land.addTo(map);
     };

@@ -2,6 +2,7 @@
 // (drag it to move the place), the row being pinned ringed with its radius, and the candidates a
 // place search found. What the editor does is sent back the way st_folium sends a click.
 (function () {
+    var DL = (window.Dateline = window.Dateline || {});
     function esc(text) {
         return String(text).replace(/[&<>"']/g, function (c) {
             return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;'}[c];
@@ -15,7 +16,7 @@
         if (!g) { return; }
         g.last_object_clicked_tooltip = action;
         g.last_object_clicked_count = (g.last_object_clicked_count || 0) + 1;
-        window.dlMap.fire('click', {latlng: latlng});
+        DL.map.fire('click', {latlng: latlng});
     }
 
     function handle(p, target) {
@@ -56,8 +57,8 @@
     }
 
     var layer = null, framed = null;
-    window.dlEditor = function (s) {
-        var map = window.dlMap;
+    DL.edit = function (s) {
+        var map = DL.map;
         if (!map) { return; }
         if (layer) { layer.remove(); }
         layer = L.layerGroup().addTo(map);
@@ -82,6 +83,6 @@
             framed = token;
             map.fitBounds(L.latLngBounds(frame), {padding: [30, 30], maxZoom: 11});
         }
-        window.dlEditorReady = true;
+        DL.editorReady = true;
     };
 })();

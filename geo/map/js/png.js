@@ -4,6 +4,7 @@
 // inline SVG, labels text, fonts the system's), and online tiles, which come from other hosts,
 // are left out: the offline map shows in their place. Data is drawn as text, never as markup.
 (function () {
+    var DL = (window.Dateline = window.Dateline || {});
     // On-screen furniture the picture has no use for; the strip says what the date box and the
     // attribution say.
     var LEAVE_OUT = ['leaflet-control-zoom', 'dl-fs', 'dl-png', 'dl-date',
@@ -20,7 +21,7 @@
     var PAD = 10;
 
     // The window the map shows: set on every rerun (dashboard) or draw (published page).
-    window.dlPngWindow = null;
+    DL.pngWindow = null;
 
     function wrap(ctx, text, width, most) {
         var words = String(text || '').split(/\s+/).filter(Boolean), lines = [], line = '';
@@ -40,7 +41,7 @@
     }
 
     function windowText(win) {
-        var f = window.dlStoryFormat;
+        var f = DL.format;
         return f ? f.span(win.start, win.end) : win.start + ' – ' + win.end;
     }
 
@@ -85,9 +86,9 @@
 
     // The picture of ``map`` as a canvas: the map element's size in CSS pixels times the
     // screen's devicePixelRatio, caption strip included.
-    window.dlPngCanvas = function (map, cfg) {
+    DL.pngCanvas = function (map, cfg) {
         var node = map.getContainer();
-        var win = window.dlPngWindow || {start: cfg.start, end: cfg.end};
+        var win = DL.pngWindow || {start: cfg.start, end: cfg.end};
         var ratio = window.devicePixelRatio || 1;
         return window.htmlToImage.toCanvas(node, {
             width: node.clientWidth, height: node.clientHeight, pixelRatio: ratio,
@@ -119,7 +120,7 @@
 
     // The button, under the zoom and full-screen buttons. cfg: id, title, start, end (the
     // story's span, until a window is set), attribution.
-    window.dlPngControl = function (map, cfg) {
+    DL.pngControl = function (map, cfg) {
         var ctl = L.control({position: 'topleft'});
         ctl.onAdd = function () {
             var div = L.DomUtil.create('div', 'leaflet-bar dl-png');
@@ -134,7 +135,7 @@
                 if (button.disabled) { return; }
                 button.disabled = true;
                 div.setAttribute('data-state', 'working');
-                window.dlPngCanvas(map, cfg).then(function (pic) {
+                DL.pngCanvas(map, cfg).then(function (pic) {
                     return save(pic.canvas, pic.name);
                 }).then(function () {
                     div.setAttribute('data-state', 'done');

@@ -1,7 +1,8 @@
 // The published one-file page (geo/map/publish.py): a date window, chapters and a details panel
 // around the same map script as the dashboard (basemap.js, story.js). Data is shown as text.
 (function () {
-    var P = window.dlPublished, page = P.page, data = P.payload;
+    var DL = (window.Dateline = window.Dateline || {});
+    var P = DL.published, page = P.page, data = P.payload;
     var DAY = 86400000;
     function iso(n) { return new Date(Date.parse(page.start) + n * DAY).toISOString().slice(0, 10); }
     function index(day) { return Math.round((Date.parse(day) - Date.parse(page.start)) / DAY); }
@@ -28,9 +29,9 @@
     var map = L.map('dl-map', {minZoom: 2, maxZoom: 14, zoomControl: true,
                                center: view.center || [0, 0], zoom: view.zoom || 4});
     L.control.scale().addTo(map);
-    new window.Dateline.Legend({open: true}).addTo(map);
-    window.dlInitMap(map, {base: '', files: P.files, pinned: false});
-    window.dlPngControl(map, page.png);
+    new DL.Legend({open: true}).addTo(map);
+    DL.initMap(map, {base: '', files: P.files, pinned: false});
+    DL.pngControl(map, page.png);
 
     var days = index(page.end);
     var from = document.getElementById('dl-from'), to = document.getElementById('dl-to');
@@ -84,11 +85,11 @@
 
     function draw() {
         if (+from.value > +to.value) { from.value = to.value; }
-        window.dlPngWindow = {start: iso(+from.value), end: iso(+to.value)};
+        DL.pngWindow = {start: iso(+from.value), end: iso(+to.value)};
         var chapter = page.chapters.filter(function (c) { return c.n === state.chapter; })[0];
         document.getElementById('dl-window').textContent =
-            window.dlStoryFormat.span(iso(+from.value), iso(+to.value));
-        window.dlStory({data: data, start: iso(+from.value), end: iso(+to.value),
+            DL.format.span(iso(+from.value), iso(+to.value));
+        DL.draw({data: data, start: iso(+from.value), end: iso(+to.value),
                         categories: null, actors: [],
                         layers: ['convoy', 'events', 'fronts', 'places'],
                         selected: state.selected, fit_first: true,
@@ -96,7 +97,7 @@
                         view_token: chapter ? chapter.n + '-' + state.opened : null});
         details(state.selected);
     }
-    window.dlOnSelect = function (key) { state.selected = key; draw(); };
+    DL.onSelect = function (key) { state.selected = key; draw(); };
     [from, to].forEach(function (input) {
         input.addEventListener('input', function () { state.chapter = null; show(); draw(); });
     });

@@ -6,6 +6,15 @@
 // in the published one-file map.
 (function () {
     var DL = (window.Dateline = window.Dateline || {});
+    // What the browser tests read: where each draw came from ('server' or 'slider') and the
+    // convoy's animated track. Kept only on a page that asks for it before any script runs
+    // (window.DatelineTesting, set by the tests' init script); a reader's page records nothing.
+    var TRACE = window.DatelineTesting ? (DL.test = {draws: [], track: [], animating: 0}) : null;
+    function moved(pos, done) {
+        if (!TRACE) { return; }
+        if (pos) { TRACE.track.push(pos); }
+        if (done) { TRACE.animating -= 1; }
+    }
     var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov',
                   'Dec'];
 
@@ -115,7 +124,7 @@
     }
 
     DL.story = {windowEvents: windowEvents, tail: tail, along: along};
-    window.dlStoryFormat = {day: fmtDay, span: fmtSpan};
+    DL.format = {day: fmtDay, span: fmtSpan};
     if (typeof L === 'undefined') { return; }
 
     // --- one object on the map: tooltip, key, click -------------------------------------------
@@ -124,10 +133,10 @@
     // this story is drawn later, after its data arrives.
     function report(e) {
         var g = window.__GLOBAL_DATA__;
-        if (window.dlOnSelect) {
+        if (DL.onSelect) {
             // A published page shows the details itself.
             var key = e.target.dlKey;
-            if (key) { window.dlOnSelect(key); }
+            if (key) { DL.onSelect(key); }
         }
         if (!g) { return; }
         var box = document.createElement('span');
@@ -136,12 +145,12 @@
         g.last_object_clicked_tooltip = box.textContent.trim();
         g.last_object_clicked_count = (g.last_object_clicked_count || 0) + 1;
         // The component sends its value on the map's own click event.
-        window.dlMap.fire('click', {latlng: e.latlng});
+        DL.map.fire('click', {latlng: e.latlng});
     }
     function tagged(layer, key, tip) {
         layer.bindTooltip(tip, {sticky: false, direction: 'top', offset: [0, -6]});
         // The map's objects by key, for the chapter player, the tests and readers' tools.
-        window.dlByKey[key] = layer;
+        DL.byKey[key] = layer;
         layer.dlKey = key;
         layer.on('add', function () {
             var el = layer.getElement && layer.getElement();
@@ -189,7 +198,7 @@
     // --- the story layer ---------------------------------------------------------------------
     // One draw per window: ``draw(s)`` clears the layer and draws the window ``s`` (start, end,
     // categories, actors, layers, selected, ...) bottom to top, collecting the labels, marks and
-    // frame that js/basemap.js places and fits (``window.dlShow``).
+    // frame that js/basemap.js places and fits (``DL.show``).
     var StoryLayer = L.Layer.extend({
         initialize: function (data) {
             this._group = L.layerGroup();
@@ -223,10 +232,10 @@
 
         draw: function (s) {
             // The window a "Download PNG" picture is captioned with (js/png.js).
-            window.dlPngWindow = {start: s.start, end: s.end};
+            DL.pngWindow = {start: s.start, end: s.end};
             this._group.clearLayers();
-            window.dlByKey = {};
-            window.dlCircles = [];
+            DL.byKey = {};
+            DL.circles = [];
             var ctx = {s: s, layers: new Set(s.layers), day: this.dayOf(s.end), points: [],
                        labels: [], marks: [], keep: [], hasEvents: {}, sides: new Set(),
                        convoyShown: false, focus: null};
@@ -238,7 +247,7 @@
             this._drawConvoy(ctx);
             if (events) { events.addTo(this._group); }
             this._drawSelection(ctx);
-            window.dlShow(this._view(ctx, counted.cats));
+            DL.show(this._view(ctx, counted.cats));
             return {events: counted.events, places: counted.rows.length};
         },
 
@@ -315,7 +324,7 @@
                         opacity: selected ? 0.8 : 0.5, dashArray: '4 4', fill: p.fill,
                         fillOpacity: 0.07, dlOpacity: selected ? 0.8 : 0.5, dlFill: 0.07,
                         dlKeep: selected});
-                    window.dlCircles.push(c);
+                    DL.circles.push(c);
                     c.addTo(group);
                 }
                 var dot = L.circleMarker([p.lat, p.lon], {radius: 3, color: '#37474f', weight: 1,
@@ -404,7 +413,7 @@
                     var u = L.circle([c.lat, c.lon], {radius: c.r, pane: 'dlCircles',
                         interactive: false, color: data.colours.convoy, weight: 1, fill: true,
                         fillOpacity: 0.06, dlOpacity: 1, dlFill: 0.06});
-                    window.dlCircles.push(u);
+                    DL.circles.push(u);
                     u.addTo(group);
                 }
                 var m = L.circleMarker([c.lat, c.lon], {pane: 'dlConvoy',
@@ -452,18 +461,17 @@
             var self = this, token = this._drawn, lens = lengths(coords);
             if (!(lens[lens.length - 1] > 0) || !(ms > 0)) { return; }
             var t0 = null;
-            window.dlTrack = [];
-            window.dlAnimating = (window.dlAnimating || 0) + 1;
+            if (TRACE) { TRACE.track = []; TRACE.animating += 1; }
             function frame(t) {
-                if (self._drawn !== token) { window.dlAnimating--; return; }
+                if (self._drawn !== token) { moved(null, true); return; }
                 if (t0 === null) { t0 = t; }
                 var f = Math.min(1, (t - t0) / ms);
                 var eased = f < 0.5 ? 2 * f * f : 1 - Math.pow(-2 * f + 2, 2) / 2;
                 var here = at(coords, eased, lens);
                 marker.setLatLng(here.pos);
                 trail.setLatLngs(coords.slice(0, here.k).concat([here.pos]));
-                window.dlTrack.push(here.pos);
-                if (f < 1) { L.Util.requestAnimFrame(frame); } else { window.dlAnimating--; }
+                moved(here.pos, f >= 1);
+                if (f < 1) { L.Util.requestAnimFrame(frame); }
             }
             L.Util.requestAnimFrame(frame);
         },
@@ -538,7 +546,6 @@
     // or a big story's window, sent anew with each rerun).
     // ``s.follow`` names the page's date slider: its thumbs are read as they move.
     var current = null, loading = null, pending = null, drawnKey = null;
-    window.dlDraws = [];  // where each draw came from ('server' or 'slider'), for the tests
     // What a draw depends on; fit_first only matters to the first draw, and a payload is the
     // story layer's own (a new one replaces or refreshes the layer).
     function stateKey(s) {
@@ -549,8 +556,8 @@
     }
     function drawNow(s, from) {
         drawnKey = stateKey(s);
-        window.dlDraws.push(from);
-        window.dlLast = current.draw(s);
+        if (TRACE) { TRACE.draws.push(from); }
+        DL.last = current.draw(s);
     }
     function show(data, url) {
         if (current && data.kind === 'window' && current.data.kind === 'window' &&
@@ -558,14 +565,14 @@
             current.setData(data);
         } else {
             if (current) { current.remove(); }
-            current = new StoryLayer(data).addTo(window.dlMap);
+            current = new StoryLayer(data).addTo(DL.map);
             current.url = url;
         }
         drawnKey = null;
     }
-    window.dlStory = function (s) {
+    DL.draw = function (s) {
         pending = s;
-        window.dlServerState = s;
+        DL.serverState = s;
         follow(s.follow);
         if (typeof s.data === 'object') {
             if (!current || current.data !== s.data) { show(s.data, null); }
@@ -589,7 +596,7 @@
         }).catch(function (e) { console.warn('story', e); });
     };
     // Whether the story's data is still on its way (the first paint is reported after it).
-    window.dlStoryBusy = function () { return Boolean(loading); };
+    DL.busy = function () { return Boolean(loading); };
 
     // --- the page's date slider, followed as it moves ------------------------------------------
     // The map is drawn for the thumbs' window as soon as they move (while they are dragged,

@@ -192,8 +192,8 @@ def test_browser_layers_hand_the_script_its_state_once(data, selected):
     m = folium.Map(tiles=None)
     group.add_to(m)
     html = m.get_root().render()
-    assert html.count("window.dlStory(") == 1
-    assert "<b>" not in html.split("window.dlStory(", 1)[1]  # JSON made safe inside <script>
+    assert html.count("DL.draw(") == 1
+    assert "<b>" not in html.split("{ DL.draw(", 1)[1]  # JSON made safe inside <script>
 
 
 def test_the_paint_report_asks_the_map_once_and_draws_nothing():
@@ -201,6 +201,6 @@ def test_the_paint_report_asks_the_map_once_and_draws_nothing():
     group = paint_report()
     group.add_to(m)
     html = m.get_root().render()
-    assert html.count("window.dlReportPainted()") == 1
+    assert html.count("window.Dateline.reportPainted()") == 1
     # No layer of its own: the map's drawing is the story's alone.
     assert not [c for c in group._children.values() if isinstance(c, folium.map.Layer)]

@@ -133,8 +133,8 @@ def test_the_dashboard_map_has_the_control_and_loads_its_scripts(story: Story):
     html = base_map(story).get_root().render()
     # Its scripts come in the map's one bundle.
     assert bundle_url() in html
-    assert b"window.dlPngControl = " in bundle_text() and b"htmlToImage" in bundle_text()
-    call = re.search(r"window\.dlPngControl\(map_[0-9a-f]+, (\{.*\})\);", html)
+    assert b"DL.pngControl = " in bundle_text() and b"htmlToImage" in bundle_text()
+    call = re.search(r"window\.Dateline\.pngControl\(map_[0-9a-f]+, (\{.*\})\);", html)
     assert json.loads(call.group(1)) == png_config("mini", story.title, story.start, story.end)
 
 
@@ -147,7 +147,7 @@ def test_install_static_serves_the_png_scripts(tmp_path: Path):
 
 def test_an_inline_map_carries_the_scripts_themselves(story: Story):
     html = base_map(story, inline=True).get_root().render()
-    assert "htmlToImage" in html and "window.dlPngControl = function" in html
+    assert "htmlToImage" in html and "DL.pngControl = function" in html
     assert "/app/static/dateline/vendor/html-to-image.js" not in html
 
 
@@ -181,7 +181,7 @@ def test_png_config(start: date, end: date, expected: dict):
 def test_the_published_file_inlines_the_vendored_build_and_the_control(bundled_html: str):
     assert load_js("vendor/html-to-image") in bundled_html
     assert load_js("png") in bundled_html
-    assert "window.dlPngControl(map, page.png);" in bundled_html
+    assert "DL.pngControl(map, page.png);" in bundled_html
     assert '"png":{"id":"qalamoun-2017","title":"ISIS leaves' in bundled_html
 
 
