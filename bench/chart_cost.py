@@ -31,10 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.measure import LIMIT_S, wait_idle  # noqa: E402
+from bench.results import put_part  # noqa: E402
 from bench.targets import DRAWN_STAMP, OFFLINE_ARGS  # noqa: E402
-from geo.atomic import atomic_write_text  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results.md"
 HEADING = "## Timeline charts: SVG drawn on the server (vl-convert) or Vega in the page"
 SCENARIOS = ("new server, empty cache", "new server, cache kept", "second page, warm server")
 # Run by Streamlit on every run instead of app.py; the patch is made once per server process.
@@ -258,19 +257,6 @@ def section(runs: dict[str, list[list[dict]]], rounds: int) -> list[str]:
     return [*lines, "", textwrap.fill(sizes, 100, break_on_hyphens=False)]
 
 
-def put_section(lines: list[str]) -> None:
-    """Replace this script's section of bench/results.md (or add it at the end)."""
-    text = RESULTS.read_text(encoding="utf-8")
-    start = text.find(HEADING)
-    if start < 0:
-        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
-    else:
-        end = text.find("\n## ", start + len(HEADING))
-        rest = "" if end < 0 else text[end:]
-        text = text[:start] + "\n".join(lines) + "\n" + rest
-    atomic_write_text(RESULTS, text)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -288,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     lines = section(runs, args.rounds)
     print("\n".join(lines))
     if not args.no_write:
-        put_section(lines)
+        put_part("bench/chart_cost.py", "\n".join(lines))
     return 0
 
 

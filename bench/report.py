@@ -336,12 +336,10 @@ def why_missed(rows: dict[str, dict]) -> list[str]:
 
 
 def report(rows: dict[str, dict], meta: dict, figures: dict | None = None) -> str:
-    """bench/results.md from the figures of one run."""
+    """bench/run.py's part of bench/results.md from the figures of one run."""
     from bench import targets as browser_targets
 
     head = [
-        "# Benchmark results",
-        "",
         f"Machine: {meta['machine']}.",
         f"Run: `{meta['command']}`, {meta['when']}.",
         "",

@@ -25,10 +25,10 @@ from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
 from bench.measure import LIMIT_S, QUICK_REPEATS, REPEATS  # noqa: E402
 from bench.pipeline import worker_naive, worker_ours  # noqa: E402
 from bench.report import machine, report  # noqa: E402
+from bench.results import put_part  # noqa: E402
 from bench.whole_app import worker_apptest  # noqa: E402
 from geo.atomic import atomic_write_text  # noqa: E402
 
-RESULTS = ROOT / "bench" / "results.md"
 LAST_RUN = DATA / "last-run.json"
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
 BROWSER_MAX_EVENTS = 100_000
@@ -120,9 +120,12 @@ def pipeline_rows(labels: list[str], repeats: int, with_app: bool, browser: bool
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.report_only:
+        if not LAST_RUN.exists():
+            print(f"no figures at {LAST_RUN}: run bench/run.py first", file=sys.stderr)
+            return 2
         last = json.loads(LAST_RUN.read_text())
         text = report(last["rows"], last["meta"], last.get("targets"))
-        atomic_write_text(RESULTS, text + "\n")
+        put_part("bench/run.py", text, first=True)
         return 0
     if args.worker:
         worker(args.worker[0], args.worker[1:])
@@ -150,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     atomic_write_text(LAST_RUN, json.dumps(raw, indent=1, default=str))
     text = report(rows, meta, figures)
     print(text)
-    atomic_write_text(RESULTS, text + "\n")
+    put_part("bench/run.py", text, first=True)
     return 0
 
 
