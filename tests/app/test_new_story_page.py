@@ -31,10 +31,15 @@ def run_page() -> AppTest:
     return at
 
 
+def find_button(at: AppTest):
+    """The form's submit button, by its label (the page has other buttons)."""
+    return next(b for b in at.button if b.label == "Find places, dates and figures")
+
+
 def extract(at: AppTest, text: str) -> AppTest:
     at.text_area(key="article_text").set_value(text)
     at.date_input(key="published").set_value(date(2017, 8, 28))
-    at.button[0].click().run()  # the form's submit button
+    find_button(at).click().run()
     assert not at.exception, at.exception
     return at
 
@@ -79,7 +84,7 @@ def test_the_same_draft_saved_again_replaces_its_story(stories):
 
 def test_empty_input_is_refused(stories):
     at = run_page()
-    at.button[0].click().run()
+    find_button(at).click().run()
     assert any("Paste an article" in e.value for e in at.error)
     assert not stories.exists() or not any(stories.iterdir())
 
@@ -89,7 +94,7 @@ def test_publication_date_defaults_to_the_texts_latest_full_date(stories):
     at.text_area(key="article_text").set_value(
         "BEIRUT - On August 28, 2017 a convoy left Arsal. On Monday it reached Qara."
     )
-    at.button[0].click().run()
+    find_button(at).click().run()
     assert not at.exception, at.exception
     assert any("28 August 2017" in i.value for i in at.info)
     assert at.session_state.published_on == date(2017, 8, 28)

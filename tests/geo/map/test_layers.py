@@ -174,7 +174,11 @@ def test_base_map_when_every_place_is_regional(tmp_path: Path):
     story = load_story(dest)
     assert (story.places["radius_m"] == 60000).all()
     m = base_map(story, None)
-    assert m.location is not None
+    # A story of regions only is framed on all the places where its events happened (Baalbek
+    # to Palmyra; Beirut is only mentioned), not on nothing or the world.
+    fits = [c for c in m._children.values() if isinstance(c, folium.map.FitBounds)]
+    assert len(fits) == 1
+    assert fits[0].bounds == [[34.00583, 36.21806], [34.5624, 38.28402]]
 
 
 @pytest.mark.parametrize(
