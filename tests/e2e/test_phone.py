@@ -57,7 +57,8 @@ def test_on_a_phone_the_map_fills_the_first_screen_under_the_whole_title(server,
     for b in boxes:
         assert b["x"] >= 0 and b["x"] + b["width"] <= PHONE[0], boxes
         assert title["y"] + title["height"] <= b["y"] and b["y"] + b["height"] <= frame["y"]
-    assert len({round(b["y"]) for b in boxes}) == 1, boxes
+    middles = [b["y"] + b["height"] / 2 for b in boxes]
+    assert max(middles) - min(middles) < 2, boxes  # one row
     # The dates come after the map.
     slider = box(page.get_by_test_id("stSlider"))
     assert slider["y"] >= frame["y"] + frame["height"], slider
