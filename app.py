@@ -58,9 +58,8 @@ PHONE_CSS = (
     ".block-container h3{font-size:1.05rem;line-height:1.3;padding-bottom:0}"
     "[data-testid=stHeading] > *{margin-bottom:0}"
     "[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock]{gap:.5rem}"
-    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:0;height:auto!important;"
-    "padding:0;border:none}"
-    f".st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PHONE_PX}px}}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{padding:0;border:none}}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PHONE_PX}px}}"
     # Tour is for a reader who sits back; on a phone the bar keeps Prev, the chapter, Next.
     ".st-key-tour{display:none}"
     f"[data-testid=stLayoutWrapper]:has(> .st-key-{DATES_KEY}){{order:1}}"
@@ -81,7 +80,7 @@ st.html(
     ".dl-marks{position:relative;height:14px;margin:-22px 0 0}"
     ".dl-marks span{position:absolute;transform:translateX(-50%);font-size:10px;line-height:14px;"
     "color:#666;cursor:default;border-top:2px solid #999;padding:0 2px}"
-    f".st-key-{CHAPTER_BAR_KEY}{{min-height:{CHAPTER_BAR_PX}px}}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PX}px}}"
     # The picker shows as much of the chapter's title as fits, then an ellipsis.
     f".st-key-{Key.CHAPTER_PICK} input{{text-overflow:ellipsis}}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"

@@ -159,7 +159,8 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
 
 def chapter_room(chapters: Sequence[Chapter]) -> None:
     """The bar's room, kept for it so the map does not move down when it comes."""
-    st.container(border=True, height=CHAPTER_BAR_PX, key=CHAPTER_ROOM_KEY).caption(
+    # Its height is the page's style's (app.py): the bar's on a laptop, a row on a phone.
+    st.container(border=True, key=CHAPTER_ROOM_KEY).caption(
         f"The story in {len(chapters)} chapters …"
     )
 
