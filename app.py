@@ -10,18 +10,21 @@ import streamlit as st
 
 from dashboard.chapters import (
     CHAPTER_BAR_KEY,
+    CHAPTER_BAR_PHONE_PX,
     CHAPTER_BAR_PX,
+    CHAPTER_ROOM_KEY,
     chapter_bar,
     chapter_of,
     chapter_room,
     chapter_text,
+    open_asked,
     open_now,
     tour_step,
 )
 from dashboard.charts import timeline
-from dashboard.dates import date_controls, play_step
-from dashboard.details import details
-from dashboard.map_panel import story_map
+from dashboard.dates import DATES_KEY, date_controls, play_step
+from dashboard.details import DETAILS_KEY, about, details
+from dashboard.map_panel import MAP_KEY, story_map
 from dashboard.reruns import (
     play_step_seconds,
     rerun_panel,
@@ -43,6 +46,30 @@ from geo.story.load import StoryError, problem_text
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
 
 st.set_page_config(page_title="Dateline", layout="wide")
+# On a phone (Streamlit stacks columns under 640 px) the map comes first: under the title and a
+# one-row chapter bar, it fills most of the first screen; the dates and Play follow the map's
+# column and the details' column, which follows the map. Streamlit's top bar (60 px, the
+# sidebar's button) covered the title's first line. The elements are found by their keys.
+PHONE_CSS = (
+    "@media (max-width: 640px){"
+    ".block-container{padding-top:3.9rem}"
+    # The map's cue scrolls the details here: their top clear of Streamlit's top bar.
+    f".st-key-{DETAILS_KEY}{{scroll-margin-top:4rem}}"
+    ".block-container h3{font-size:1.05rem;line-height:1.3;padding-bottom:0}"
+    "[data-testid=stHeading] > *{margin-bottom:0}"
+    "[data-testid=stMainBlockContainer] [data-testid=stVerticalBlock]{gap:.5rem}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{padding:0;border:none}}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PHONE_PX}px}}"
+    # Tour is for a reader who sits back; on a phone the bar keeps Prev, the chapter, Next.
+    ".st-key-tour{display:none}"
+    f"[data-testid=stLayoutWrapper]:has(> .st-key-{DATES_KEY}){{order:1}}"
+    f"[data-testid=stElementContainer].st-key-{Key.SHOW_TABLE}{{order:2}}"
+    # The window's one-line summary goes under the map, which the date box already dates.
+    f".st-key-{MAP_KEY} [data-testid=stElementContainer]"
+    ":has([data-testid=stCaptionContainer]){order:1}"
+    "iframe[title='streamlit_folium.st_folium']{height:max(300px,calc(100svh - 240px))"
+    " !important}}"
+)
 # Streamlit's default top padding pushes the map below the fold on a laptop screen.
 # The map's frame follows the window's height (js/basemap.js fills the frame), so the whole map
 # fits a laptop screen: a frame reaching below the fold scrolls the page on the first click.
@@ -53,11 +80,12 @@ st.html(
     ".dl-marks{position:relative;height:14px;margin:-22px 0 0}"
     ".dl-marks span{position:absolute;transform:translateX(-50%);font-size:10px;line-height:14px;"
     "color:#666;cursor:default;border-top:2px solid #999;padding:0 2px}"
-    f".st-key-{CHAPTER_BAR_KEY}{{min-height:{CHAPTER_BAR_PX}px}}"
+    f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PX}px}}"
+    # The picker shows as much of the chapter's title as fits, then an ellipsis.
+    f".st-key-{Key.CHAPTER_PICK} input{{text-overflow:ellipsis}}"
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
-    # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
-    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>"
+    f"{PHONE_CSS}</style>"
 )
 
 static_ready()
@@ -127,7 +155,8 @@ def story_panel(
         # The move left the chapter; the chapter bar is outside this panel, so the whole page
         # reruns once to say so.
         st.rerun()
-    start, end = date_controls(shown, state)
+    with st.container(key=DATES_KEY):
+        start, end = date_controls(shown, state)
     state.keep_window((start, end))
     # A big story's window has only the map's columns unless it is small enough to list.
     events = story_window(
@@ -139,7 +168,9 @@ def story_panel(
     # The map is sent last though drawn first: the page holds a component's new arguments
     # until the messages after it have come, ~50 ms a move when details and toggle followed.
     if whole:
-        with detail_col:
+        # Keyed: on a phone the map's cue scrolls to it (js/basemap.js: DetailsCue).
+        with detail_col, st.container(key=DETAILS_KEY):
+            about(story)
             if current is not None:
                 chapter_text(current, shown.source_names)
             details(shown, state.selected, start, end)
@@ -147,7 +178,7 @@ def story_panel(
         # (it is 20 KB a move); the timeline below does not follow it and stays out of this panel.
         if st.toggle("Events in the window, as a table", key=Key.SHOW_TABLE):
             events_table(shown, chosen, start, end, events)
-    with map_col:
+    with map_col, st.container(key=MAP_KEY):
         story_map(start, end, events, shown, chosen, state, whole)
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
@@ -165,6 +196,8 @@ def story_panel(
 
 # The chapter bar is outside the panel: a slider move does not resend its seven elements. Its
 # buttons rerun the whole page, as does a move that leaves the open chapter.
+if story.chapters:
+    open_asked(state, story.chapters)
 if story.chapters and WHOLE:
     tour_step(state, story.chapters)
     chapter_bar(shown, state)

@@ -18,6 +18,8 @@ from geo.story.load import Story
 # The chapter bar's height (a row of buttons in a bordered box), held for it by the first run.
 CHAPTER_BAR_PX = 72
 CHAPTER_BAR_KEY = "chapter_bar"  # the page's style finds the bar by it
+CHAPTER_ROOM_KEY = "chapter_room"
+CHAPTER_BAR_PHONE_PX = 40  # on a phone: one row of buttons, no box
 
 
 def chapter_of(chapters: Sequence[Chapter], number: int | None) -> Chapter | None:
@@ -52,6 +54,23 @@ def tour_step(state: ViewState, chapters: Sequence[Chapter]) -> None:
             state.touring = False
         else:
             open_chapter(state, chapters, number + 1)
+
+
+def open_asked(state: ViewState, chapters: Sequence[Chapter]) -> None:
+    """Open the link's chapter (``chapter=N``) on the session's first run, map-first or not.
+
+    Before the slider is drawn: opened by the later whole-page run, the chapter set the slider
+    to its window after the browser had the story's, and a message the browser sent meanwhile
+    (the map's first report, the fallback's rerun) carried the old window back, which closed
+    the chapter (one page in five on a busy machine, framed on the whole story).
+    """
+    asked = state.take(Key.CHAPTER_ASKED)
+    if asked is None:
+        return
+    found = chapter_for_url(asked, chapters)
+    if found is None:
+        state.set_flag(Key.CHAPTER_MISSING)
+    open_chapter(state, chapters, found.number if found else None)
 
 
 def open_now(state: ViewState, chapters: Sequence[Chapter]) -> Chapter | None:
@@ -91,12 +110,8 @@ def chapter_view(shown: Shown, state: ViewState) -> dict:
 def chapter_bar(shown: Shown, state: ViewState) -> None:
     """Prev / picker / Next / Tour."""
     chapters = shown.story.chapters
-    asked = state.take(Key.CHAPTER_ASKED)
-    if asked is not None:
-        found = chapter_for_url(asked, chapters)
-        if found is None:
-            st.caption("The link's chapter does not exist in this story; showing the whole story.")
-        open_chapter(state, chapters, found.number if found else None)
+    if state.take(Key.CHAPTER_MISSING):
+        st.caption("The link's chapter does not exist in this story; showing the whole story.")
     current = open_now(state, chapters)
     # Keyed for the page's style: never shorter than the room the first run kept for it.
     with st.container(border=True, key=CHAPTER_BAR_KEY):
@@ -117,7 +132,8 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
                 list(labels),
                 format_func=labels.get,
                 key=Key.CHAPTER_PICK,
-                placeholder=f"The story in {len(chapters)} chapters: press Next to begin",
+                # Short: a phone's bar shows some 25 characters of it.
+                placeholder=f"{len(chapters)} chapters: press Next",
                 label_visibility="collapsed",
                 on_change=lambda: open_chapter(state, chapters, state.chapter_pick),
                 width="stretch",
@@ -143,7 +159,8 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
 
 def chapter_room(chapters: Sequence[Chapter]) -> None:
     """The bar's room, kept for it so the map does not move down when it comes."""
-    st.container(border=True, height=CHAPTER_BAR_PX).caption(
+    # Its height is the page's style's (app.py): the bar's on a laptop, a row on a phone.
+    st.container(border=True, key=CHAPTER_ROOM_KEY).caption(
         f"The story in {len(chapters)} chapters …"
     )
 

@@ -13,6 +13,7 @@ from geo.map.text import fmt_day
 
 # The date slider's label: the map finds the slider by it and follows its thumbs.
 DATES_LABEL = "Dates"
+DATES_KEY = "dl_dates"  # the page's style finds the date controls by it (after the map on a phone)
 
 
 def play(state: ViewState, last_day: date, on: bool) -> None:

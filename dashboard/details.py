@@ -15,6 +15,15 @@ from geo.names import literal, upper_first
 from geo.story.details import convoy_details, front_details, place_details
 
 DETAIL_ROWS = 50  # events listed for one clicked place
+# The panel's key: the map's cue (js/basemap.js) scrolls to it when it is below the map.
+DETAILS_KEY = "dl_details"
+
+
+def about(story) -> None:
+    """The story's summary, folded, at the top of the panel beside (on a phone: under) the map."""
+    with st.expander("About this story"):
+        # Data, shown as text.
+        st.markdown(literal(story.summary))
 
 
 def _h(value) -> str:

@@ -24,6 +24,8 @@ from geo.map.text import fmt_day, fmt_span, parse_key
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
 
+MAP_KEY = "dl_map"  # the map's column, found by the page's style
+
 
 @st.cache_resource(max_entries=4)
 def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:

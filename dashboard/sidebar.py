@@ -10,7 +10,6 @@ from dashboard.state import Key, ViewState, layer_key
 from dashboard.stories import Filters, Shown, story_label
 from geo.map.layers import ONLINE_TILES
 from geo.map.publish import publish_html
-from geo.names import literal
 from geo.story.library import StoryEntry
 from geo.story.storage import story_zip
 from geo.story.urlstate import LAYERS, TILES, parse_tiles
@@ -96,6 +95,4 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             key=Key.TILES,
             help="Online maps need the internet; the offline map stays underneath.",
         )
-        with st.expander("About this story"):
-            st.markdown(literal(story.summary))
     return Filters(categories, actors, layers, tiles)

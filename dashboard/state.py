@@ -29,7 +29,8 @@ class Key:
     SHOW_TABLE = "show_table"
     CHAPTER_PICK = "chapter_pick"
     # One-shot values, each read once by the run after the one that set it.
-    CHAPTER_ASKED = "chapter_asked"  # the link's chapter, opened by the first whole-page run
+    CHAPTER_ASKED = "chapter_asked"  # the link's chapter, opened by the session's first run
+    CHAPTER_MISSING = "chapter_missing"  # the link's chapter does not exist: the bar says so
     TOUR_NEXT = "tour_next"  # the Tour's next chapter is due
     PLAY_DUE = "play_due"  # Play's next day is due
     WHOLE_PAGE = "whole_page"  # the panel must rerun the whole page (the sidebar changed too)

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+import pandas as pd
+
 from geo.story.model import Bounds, Chapter, Story
 from geo.story.timeline import in_window
 from geo.story.urlstate import url_int
@@ -333,28 +335,54 @@ def _selected_points(story: Story, select: str) -> list[tuple[float, float]]:
     return []
 
 
+def _convoy_points(story: Story, start: date, end: date) -> list[tuple[float, float]]:
+    """The convoy's positions dated inside the window: where it moves while the chapter is open."""
+    convoy = story.convoy
+    if convoy.empty:
+        return []
+    days = pd.to_datetime(convoy["date"])
+    rows = convoy[(days >= pd.Timestamp(start)) & (days <= pd.Timestamp(end))]
+    return [(float(r.lat), float(r.lon)) for r in rows.itertuples()]
+
+
+def _box_points(box: list[list[float]] | None) -> list[tuple[float, float]]:
+    return [] if box is None else [(box[0][0], box[0][1]), (box[1][0], box[1][1])]
+
+
 def chapter_bounds(story: Story, chapter: Chapter) -> list[list[float]] | None:
     """The frame a chapter opens on, ``[[south, west], [north, east]]``, or None for no change.
 
-    ``view.bounds`` as given; else the box around ``view.places``; else around the selection
-    and the places of the events in the chapter's window, leaving out regions and countries.
+    ``view.bounds`` as given; else the box around ``view.places``; else around the places of
+    the events in the chapter's window, leaving out regions and countries. The selection and
+    the convoy's positions in the window are always inside it: a chapter about the convoy
+    (Baalbek celebrates while the buses are stranded east of al-Sukhnah) must show where it is.
     """
+    places = story.places.drop_duplicates("id").set_index("id")
     if chapter.bounds:
         (s, w), (n, e) = chapter.bounds
-        return [[s, w], [n, e]]
-    places = story.places.drop_duplicates("id").set_index("id")
-    if chapter.fit:
+        points = [(s, w), (n, e)]
+    elif chapter.fit:
         ids = [i for i in chapter.fit if i in places.index]
-        return _framed([places.at[i, "lat"] for i in ids], [places.at[i, "lon"] for i in ids])
-    points = _selected_points(story, chapter.select) if chapter.select else []
-    events = in_window(story.events, chapter.start, chapter.end)
-    ids = [i for i in dict.fromkeys(events["place_id"]) if i in places.index]
-    points += [
-        (float(places.at[i, "lat"]), float(places.at[i, "lon"]))
-        for i in ids
-        if places.at[i, "kind"] not in UNFRAMED_KINDS
-    ]
+        fit = [(float(places.at[i, "lat"]), float(places.at[i, "lon"])) for i in ids]
+        points = _box_points(_framed([p[0] for p in fit], [p[1] for p in fit]))
+    else:
+        events = in_window(story.events, chapter.start, chapter.end)
+        ids = [i for i in dict.fromkeys(events["place_id"]) if i in places.index]
+        points = [
+            (float(places.at[i, "lat"]), float(places.at[i, "lon"]))
+            for i in ids
+            if places.at[i, "kind"] not in UNFRAMED_KINDS
+        ]
+    points += _selected_points(story, chapter.select) if chapter.select else []
+    points += _convoy_points(story, chapter.start, chapter.end)
     points = [(lat, lon) for lat, lon in points if math.isfinite(lat) and math.isfinite(lon)]
+    if chapter.bounds and all(
+        chapter.bounds[0][0] <= lat <= chapter.bounds[1][0]
+        and chapter.bounds[0][1] <= lon <= chapter.bounds[1][1]
+        for lat, lon in points
+    ):
+        (s, w), (n, e) = chapter.bounds  # as given, not rounded
+        return [[s, w], [n, e]]
     return _framed([p[0] for p in points], [p[1] for p in points])
 
 

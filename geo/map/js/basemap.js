@@ -553,6 +553,67 @@
         },
     });
 
+    // --- the details' cue ----------------------------------------------------------------------
+    // Where the page's details panel (``target``, in the page around the map's frame) is not
+    // beside the map but under it (a phone, where Streamlit stacks the columns), a tap on a
+    // marker changed it out of sight: a bar over the map's lower edge then names the selection
+    // and takes the reader down to it. Beside the map (a laptop) it stays hidden.
+    DL.DetailsCue = L.Control.extend({
+        options: {position: 'bottomleft', target: '.st-key-dl_details'},
+        onAdd: function () {
+            var div = panel('dl-cue');
+            div.setAttribute('role', 'button');
+            div.setAttribute('data-testid', 'map-cue');
+            div.style.display = 'none';
+            L.DomEvent.on(div, 'click', this._go, this);
+            return div;
+        },
+        _target: function () {
+            try { return window.parent.document.querySelector(this.options.target); }
+            catch (e) { return null; }
+        },
+        // Whether the panel starts under the map's frame.
+        _below: function (el) {
+            var frame = window.frameElement;
+            return Boolean(frame) &&
+                el.getBoundingClientRect().top >= frame.getBoundingClientRect().bottom - 1;
+        },
+        // A selection (``focus``, named ``name``) shows the cue when the panel is under the map
+        // (the first run has no panel yet: a later draw looks again); once used, it stays hidden
+        // until another selection.
+        update: function (focus, name) {
+            var key = JSON.stringify(focus || null), div = this.getContainer();
+            if (key !== this._key) { this._used = false; }
+            this._key = key;
+            div.textContent = '\u2193 ' + (name ? name + ': details below' : 'Details below');
+            this._tries = 0;
+            this._check();
+        },
+        // The panel comes with the page's second run, which may not redraw the map: looked
+        // for again a few times a second, for up to 10 s.
+        _check: function () {
+            clearTimeout(this._timer);
+            var focus = JSON.parse(this._key), el = focus && !this._used && this._target();
+            this.getContainer().style.display = el && this._below(el) ? '' : 'none';
+            if (focus && !this._used && !el && this._tries++ < 40) {
+                this._timer = setTimeout(L.bind(this._check, this), 250);
+            }
+        },
+        _go: function () {
+            var el = this._target();
+            this._used = true;
+            this.getContainer().style.display = 'none';
+            if (el) { el.scrollIntoView({behavior: 'smooth', block: 'start'}); }
+        },
+    });
+
+    function selectedName(labels) {
+        var found = (labels || []).filter(function (item) {
+            return item.t && item.t.indexOf('selected') >= 0;
+        })[0];
+        return found ? found.n : null;
+    }
+
     // --- the view follows the story ------------------------------------------------------------
     // A change of window, filters or selection fits the map to what is shown, unless the reader
     // has moved the map since; what must stay visible (the selection, the convoy during Play)
@@ -564,6 +625,7 @@
             this._map = map;
             this._labels = parts.labels;
             this._date = parts.date;
+            this._cue = parts.cue;
             this._ours = false;
             this._userMoved = !!pinned;
             map.on('movestart', function () { if (!this._ours) { this._userMoved = true; } }, this);
@@ -580,6 +642,7 @@
             this._frame(s);
             sizeCircles(this._map);
             this._labels.redraw();
+            if (this._cue) { this._cue.update(s.focus, selectedName(s.labels)); }
         },
         _frame: function (s) {
             var dateMoved = s.date !== this._lastDate, focusKey = JSON.stringify(s.focus || null);
@@ -587,18 +650,21 @@
             this._lastDate = s.date;
             this._lastFocus = focusKey;
             var key = JSON.stringify(s.fit), first = this._lastFit === undefined;
-            // A chapter's own frame wins over everything, once per chapter opened.
-            if (s.force && s.force.token !== this._lastForce) {
-                this._lastForce = s.force.token;
-                this._userMoved = false;
-                this._lastFit = key;
-                this._move(function (map) {
-                    map.fitBounds(s.force.bounds, {padding: [30, 30], maxZoom: 12,
-                                                   animate: !first});
-                });
+            var maxZoom = s.max_zoom || 11, forced = this._forced(s);
+            if (forced) {
+                // The chapter's window is the one framed: a held draw of another window is not,
+                // so the server's draw that leaves the chapter is framed.
+                if (forced === 'new') {
+                    this._lastFit = key;
+                    this._move(function (map) {
+                        map.fitBounds(s.force.bounds, {padding: [FIT_PAD, FIT_PAD], maxZoom: 12,
+                                                       animate: !first});
+                    });
+                } else if (focusMoved && s.focus) {
+                    this._follow([s.focus], null, first, maxZoom);  // a place picked meanwhile
+                }
                 return;
             }
-            var maxZoom = s.max_zoom || 11;
             if (s.fit && key !== this._lastFit && !this._userMoved &&
                     (first ? s.fit_first : !this._framed(s.fit, maxZoom))) {
                 this._move(function (map) {
@@ -608,6 +674,19 @@
             }
             this._lastFit = key;
             this._follow(this._kept(s, first, dateMoved, focusMoved), s.fit, first, maxZoom);
+        },
+        // A chapter's own frame wins over everything while the chapter is open: it is taken once
+        // per chapter opened ('new'), and held ('held') by the draws that follow with the same
+        // chapter, whatever their window. The page's rerun that opens a chapter can show the
+        // slider's old window for a moment, and the map drew it: fitting that window framed
+        // chapter 1 on the whole story (its markers piled up) and chapter 7 without the convoy.
+        // A move of the slider that leaves the chapter is framed once the server has closed it.
+        _forced: function (s) {
+            if (!s.force) { return null; }
+            if (s.force.token === this._lastForce) { return 'held'; }
+            this._lastForce = s.force.token;
+            this._userMoved = false;
+            return 'new';
         },
         // What must be in view after this draw. On the first draw only the selection: the
         // convoy's position on the story's last day must not pull the opening view away. Later
@@ -675,12 +754,13 @@
         var labels = new DL.Labels(files);
         var land = new DL.Basemap(files);
         afterStoryPaint(function () { land.allowDetail(); });
-        var date = new DL.DateBox().addTo(map);
+        var date = new DL.DateBox().addTo(map), cue = null;
         if (cfg.controls) {
             new DL.Legend().addTo(map);
             new DL.FullScreen().addTo(map);
+            cue = new DL.DetailsCue().addTo(map);
         }
-        var view = new DL.View(map, {labels: labels, date: date}, cfg.pinned);
+        var view = new DL.View(map, {labels: labels, date: date, cue: cue}, cfg.pinned);
         DL.show = L.bind(view.show, view);
         DL.map = map;
         DL.landAt = L.bind(land.landAt, land);

@@ -473,9 +473,32 @@ def test_chapter_bounds_leave_out_regions(mini):
     places = mini.places.copy()
     places.loc[places["id"] == "palmyra", "kind"] = "region"
     story = type(mini)(**{**mini.__dict__, "places": places})
-    # 30-31 Aug: the strike and the convoy at Palmyra (now a region) and the rally in Baalbek.
+    # 30-31 Aug: the strike at Palmyra (now a region) is left out, the rally in Baalbek is in.
+    story = type(mini)(**{**story.__dict__, "convoy": mini.convoy.iloc[:0]})
     found = chapter_bounds(story, chapter(start="2017-08-30", end="2017-08-31"))
     assert flat(found) == pytest.approx([33.95583, 36.16806, 34.05583, 36.26806])
+
+
+def test_chapter_bounds_hold_the_convoy_in_the_window(mini):
+    # 30-31 Aug: Baalbek's rally and the convoy at Palmyra (c3, c4) and east of it (c5): the
+    # convoy is framed even where its place is a region, as its marker is drawn there.
+    places = mini.places.copy()
+    places.loc[places["id"] == "palmyra", "kind"] = "region"
+    story = type(mini)(**{**mini.__dict__, "places": places})
+    found = chapter_bounds(story, chapter(start="2017-08-30", end="2017-08-31"))
+    assert flat(found) == pytest.approx([34.00583, 36.21806, 34.7, 38.9])
+
+
+def test_view_bounds_are_kept_or_widened_to_the_convoy(mini):
+    inside = ((33.0, 35.0), (35.0, 40.0))
+    assert chapter_bounds(mini, chapter(bounds=inside, start="2017-08-30", end="2017-08-31")) == [
+        [33.0, 35.0],
+        [35.0, 40.0],
+    ]
+    # c5 (34.7, 38.9) on 31 Aug lies east of this frame: it is widened to hold it.
+    narrow = ((33.9, 36.0), (34.3, 36.8))
+    found = chapter_bounds(mini, chapter(bounds=narrow, start="2017-08-31", end="2017-08-31"))
+    assert flat(found) == pytest.approx([33.9, 36.0, 34.7, 38.9])
 
 
 def test_chapter_bounds_without_anything_to_frame(mini):
