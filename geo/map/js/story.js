@@ -225,7 +225,8 @@
             var b = L.DomUtil.create('button', 'dl-list-item', box);
             b.type = 'button';
             b.setAttribute('data-key', m.dlKey);
-            b.textContent = m.options.dlName + ' · ' + (m.options.dlCount || 1);
+            var n = m.options.dlCount || 1;
+            b.textContent = m.options.dlName + ' · ' + n + ' event' + (n > 1 ? 's' : '');
             L.DomEvent.on(b, 'click', function (ev) {
                 L.DomEvent.stop(ev);
                 map.closePopup();
