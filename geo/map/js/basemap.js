@@ -714,7 +714,8 @@
     // --- the locator: where the view lies in its region ------------------------------------------
     // A small picture in a corner: the light tier's country outlines around the view (a region
     // 8 times its size, at least 14 degrees across) with the view's box; drawn anew on each move,
-    // from the file the basemap loaded already. Hidden on a map too small to spare the room.
+    // from the file the basemap loaded already. Hidden on a map too small to spare the room,
+    // and while a story marker lies under it; it takes no clicks (map.css).
     var LOCATOR = {w: 132, h: 96, smallW: 96, smallH: 72, minMap: [300, 360], minSpan: 14};
     DL.Locator = L.Control.extend({
         options: {position: 'bottomleft'},
@@ -731,10 +732,22 @@
                 this._shapes = DL.countryShapes(gj);
                 this._draw();
             }, this)).catch(function (e) { console.warn('locator', e); });
-            map.on('moveend resize', this._draw, this);
+            map.on('moveend resize dl:drawn', this._draw, this);
             return div;
         },
-        onRemove: function (map) { map.off('moveend resize', this._draw, this); },
+        onRemove: function (map) { map.off('moveend resize dl:drawn', this._draw, this); },
+        // Never over the story: hidden while a marker lies under it.
+        _dodge: function () {
+            var div = this._div, r = div.getBoundingClientRect();
+            var under = Array.prototype.some.call(
+                this._map.getContainer().querySelectorAll('.leaflet-marker-icon'),
+                function (el) {
+                    var m = el.getBoundingClientRect();
+                    return m.width > 0 && m.left < r.right && r.left < m.right &&
+                        m.top < r.bottom && r.top < m.bottom;
+                });
+            div.style.visibility = under ? 'hidden' : '';
+        },
         _draw: function () {
             var map = this._map, size = map.getSize(), div = this._div;
             var hide = size.x < LOCATOR.minMap[0] || size.y < LOCATOR.minMap[1];
@@ -759,6 +772,7 @@
                 '.15)" stroke="#c0392b" stroke-width="1.5"/></svg>';
             div.setAttribute('aria-label', 'Locator: the map shows ' +
                 (names.length ? names.sort().join(', ') : 'open sea') + ', boxed in red');
+            this._dodge();
         },
     });
     // The locator's projection: the region around ``view`` (w x h px; equirectangular, lon
@@ -860,6 +874,7 @@
             this._frame(s);
             sizeCircles(this._map);
             this._labels.redraw();
+            this._map.fire('dl:drawn');
         },
         _frame: function (s) {
             var dateMoved = s.date !== this._lastDate, focusKey = JSON.stringify(s.focus || null);
