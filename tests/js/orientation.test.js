@@ -14,9 +14,10 @@ function ev(n, x, y) {
     return {t: 'story', n, key: `place:${n}`, x, y, w: 6 * n.length, h: 10, r: 3, must: true};
 }
 const measure = (text) => [6 * text.length, 10];
-// Boxes around (200, 150) that take all four spots of a short name there.
+// Markers around (200, 150) that take all four spots of a short name there.
 const WALLS = [{x: 206, y: 140, w: 60, h: 20}, {x: 140, y: 140, w: 54, h: 20},
-               {x: 190, y: 120, w: 20, h: 24}, {x: 190, y: 156, w: 20, h: 24}];
+               {x: 190, y: 120, w: 20, h: 24}, {x: 190, y: 156, w: 20, h: 24}]
+    .map((b) => ({...b, soft: true}));
 
 function names(placed) {
     return plain(placed.map((p) => [p.item.n, p.item.keys || [p.item.key]]));
@@ -67,6 +68,17 @@ describe('placeGrouped: every event place is named, alone or in a group', () => 
         items.forEach((it) => assert.ok(keys.has(it.key), it.key));
         const boxes = placed.map((p) => ({x: p.x, y: p.y, w: p.item.w, h: p.item.h}));
         boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => assert.ok(!overlaps(a, b))));
+    });
+    test('a left-over name covers a marker, never a control', () => {
+        const marker = {x: 210, y: 140, w: 60, h: 30, soft: true};
+        const control = {x: 120, y: 130, w: 74, h: 40};
+        const top = {x: 180, y: 110, w: 40, h: 34}, bottom = {x: 180, y: 156, w: 40, h: 30};
+        const got = placeGrouped([ev('Flita', 200, 150)], [marker, control, top, bottom], VIEW,
+                                 measure);
+        assert.deepEqual(plain(got.map((p) => [p.x, p.y])), [[206, 145]]);
+        assert.deepEqual(plain(placeGrouped([ev('Flita', 200, 150)],
+                                            [{...marker, soft: false}, control, top, bottom],
+                                            VIEW, measure)), []);
     });
     test('its inputs are left as they were', () => {
         const items = [ev('Arsal', 130, 110), ev('Flita', 200, 150)];

@@ -48,7 +48,7 @@
     }
 
     // The box ``item`` takes: its first spot that is free and on screen; an event place's name
-    // (``must``) may then cover a neighbouring marker, never a label; the selection, which is
+    // (``must``) may then cover a neighbouring marker, never a label or a control; the selection, which is
     // always named, to the right of its point even over a neighbour; otherwise null.
     function spotFor(item, taken, labelsOnly, view, over) {
         var box = firstFree(item, taken, view);
@@ -60,11 +60,12 @@
     // Greedy placement in the order given (the most important first). ``items``: {t: the label's
     // classes, x, y: its point, w, h: its size, r: the marker's radius there, alt: other points,
     // must: an event place's name}; ``obstacles``: boxes no label may cover; ``view``: the box
-    // labels must stay inside; ``over``: event places' names may cover obstacles, when nothing
-    // else is free. All in one pixel frame. Returns {item, x, y, selected} for each label that
+    // labels must stay inside; ``over``: event places' names may cover ``soft`` obstacles
+    // (markers; never a control or a label), when nothing else is free. All in one pixel frame. Returns {item, x, y, selected} for each label that
     // found a place, in order.
     function place(items, obstacles, view, over) {
-        var taken = obstacles.slice(), labelsOnly = [], out = [];
+        var taken = obstacles.slice(), out = [];
+        var labelsOnly = obstacles.filter(function (o) { return !o.soft; });
         items.forEach(function (item) {
             var box = spotFor(item, taken, labelsOnly, view, over);
             if (!box) { return; }
@@ -590,7 +591,7 @@
             });
             this._marks.forEach(function (m) {
                 var p = map.latLngToLayerPoint(labelAt(m));
-                boxes.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r});
+                boxes.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r, soft: true});
             });
             return boxes;
         },
