@@ -98,6 +98,8 @@ MARKERS_AND_LABELS = """(() => {
     document.querySelectorAll('.leaflet-marker-icon').forEach(el => {
         const b = el.getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;
         if (x < r.left || x > r.right || y < r.top || y > r.bottom) { return; }
+        // Under the legend or another control: not in view.
+        if (!el.contains(document.elementFromPoint(x, y))) { return; }
         const cluster = el.querySelector('.dl-cluster');
         const keys = cluster ? cluster.getAttribute('data-keys') : el.getAttribute('data-key');
         markers.push((keys || '').split(' ').filter(Boolean));

@@ -92,15 +92,18 @@
                 return it.must && members.has(it) && named.indexOf(it) < 0;
             });
             if (!missed.length) { break; }
-            if (!joinNearest(missed, named, members)) { round = ROUNDS - 1; }
+            // A name with no neighbour near enough looks farther before it may cover markers:
+            // beside the map's controls and edges there is often no room at all.
+            if (!joinNearest(missed, named, members, GROUP_PX) &&
+                    !joinNearest(missed, named, members, 2 * GROUP_PX)) { round = ROUNDS - 1; }
             current = grouped(items, members, measure);
         }
         return out;
     }
-    function joinNearest(missed, named, members) {
+    function joinNearest(missed, named, members, reach) {
         var joined = false;
         missed.forEach(function (m) {
-            var best = null, bestD = GROUP_PX;
+            var best = null, bestD = reach;
             named.forEach(function (n) {
                 var d = Math.hypot(n.x - m.x, n.y - m.y);
                 if (n.must && n !== m && members.has(n) && d < bestD) { best = n; bestD = d; }
