@@ -29,37 +29,148 @@
     }
     function isSelected(item) { return item.t.indexOf('selected') >= 0; }
 
-    // The box ``item`` takes: its first spot that is free and on screen; the selection, which is
-    // always named, to the right of its point even over a neighbour; otherwise null.
-    function spotFor(item, taken, view) {
-        var w = item.w, h = item.h, gap = (item.r || 3) + 3, around = spots(item.t);
-        for (var i = 0; i < around.length; i++) {
-            var dx = around[i][0], dy = around[i][1];
-            var box = {
-                x: dx > 0 ? item.x + gap : dx < 0 ? item.x - gap - w : item.x - w / 2,
-                y: dy > 0 ? item.y + gap : dy < 0 ? item.y - gap - h : item.y - h / 2,
-                w: w, h: h,
-            };
-            if (free(box, taken) && inside(box, view)) { return box; }
+    function spotAt(item, x, y, k) {
+        var w = item.w, h = item.h, gap = (item.r || 3) + 3, dx = k[0], dy = k[1];
+        return {x: dx > 0 ? x + gap : dx < 0 ? x - gap - w : x - w / 2,
+                y: dy > 0 ? y + gap : dy < 0 ? y - gap - h : y - h / 2, w: w, h: h};
+    }
+    // The first free, on-screen box around the item's point or, failing that, around one of
+    // its other points (``alt``: [[x, y], ...], e.g. a country's other visible parts).
+    function firstFree(item, taken, view) {
+        var points = [[item.x, item.y]].concat(item.alt || []), around = spots(item.t);
+        for (var j = 0; j < points.length; j++) {
+            for (var i = 0; i < around.length; i++) {
+                var box = spotAt(item, points[j][0], points[j][1], around[i]);
+                if (free(box, taken) && inside(box, view)) { return box; }
+            }
         }
-        return isSelected(item) ? {x: item.x + gap, y: item.y - h / 2, w: w, h: h} : null;
+        return null;
+    }
+
+    // The box ``item`` takes: its first spot that is free and on screen; an event place's name
+    // (``must``) may then cover a neighbouring marker, never a label or a control; the selection, which is
+    // always named, to the right of its point even over a neighbour; otherwise null.
+    function spotFor(item, taken, labelsOnly, view, over) {
+        var box = firstFree(item, taken, view);
+        if (!box && item.must && over) { box = firstFree(item, labelsOnly, view); }
+        if (box) { return box; }
+        return isSelected(item) ? spotAt(item, item.x, item.y, [1, 0]) : null;
     }
 
     // Greedy placement in the order given (the most important first). ``items``: {t: the label's
-    // classes, x, y: its point, w, h: its size, r: the marker's radius there}; ``obstacles``:
-    // boxes no label may cover; ``view``: the box labels must stay inside. All in one pixel
-    // frame. Returns {item, x, y, selected} for each label that found a place, in order.
-    function place(items, obstacles, view) {
+    // classes, x, y: its point, w, h: its size, r: the marker's radius there, alt: other points,
+    // must: an event place's name}; ``obstacles``: boxes no label may cover; ``view``: the box
+    // labels must stay inside; ``over``: event places' names may cover ``soft`` obstacles
+    // (markers; never a control or a label), when nothing else is free. All in one pixel frame. Returns {item, x, y, selected} for each label that
+    // found a place, in order.
+    function place(items, obstacles, view, over) {
         var taken = obstacles.slice(), out = [];
+        var labelsOnly = obstacles.filter(function (o) { return !o.soft; });
         items.forEach(function (item) {
-            var box = spotFor(item, taken, view);
+            var box = spotFor(item, taken, labelsOnly, view, over);
             if (!box) { return; }
             taken.push(box);
+            labelsOnly.push(box);
             out.push({item: item, x: box.x, y: box.y, selected: isSelected(item)});
         });
         return out;
     }
-    DL.labels = {place: place, overlaps: overlaps};
+
+    // An event place whose name finds no room joins the nearest named event place within
+    // GROUP_PX, whose label then names the group ("Arsal +2") and lists its keys; placement
+    // runs again with the longer names. The last round lets a name left over cover a marker
+    // (never a label). ``measure(text, item)`` gives a text's [w, h].
+    var GROUP_PX = 90, ROUNDS = 4;
+    function placeGrouped(items, obstacles, view, measure) {
+        var members = new Map(items.map(function (it) { return [it, [it]]; }));
+        var current = items, out = [];
+        for (var round = 0; round <= ROUNDS; round++) {
+            out = place(current, obstacles, view, round === ROUNDS);
+            if (round === ROUNDS) { break; }
+            var named = out.map(function (o) { return o.item.of || o.item; });
+            var missed = items.filter(function (it) {
+                return it.must && members.has(it) && named.indexOf(it) < 0;
+            });
+            if (!missed.length) { break; }
+            // A name with no neighbour near enough looks farther before it may cover markers:
+            // beside the map's controls and edges there is often no room at all.
+            if (!joinNearest(missed, named, members, GROUP_PX) &&
+                    !joinNearest(missed, named, members, 2 * GROUP_PX)) { round = ROUNDS - 1; }
+            current = grouped(items, members, measure);
+        }
+        return out;
+    }
+    function joinNearest(missed, named, members, reach) {
+        var joined = false;
+        missed.forEach(function (m) {
+            var best = null, bestD = reach;
+            named.forEach(function (n) {
+                var d = Math.hypot(n.x - m.x, n.y - m.y);
+                if (n.must && n !== m && members.has(n) && d < bestD) { best = n; bestD = d; }
+            });
+            if (!best) { return; }
+            members.set(best, members.get(best).concat(members.get(m)));
+            members.delete(m);
+            joined = true;
+        });
+        return joined;
+    }
+    // The items as labels: each group's host named "Host +k", with the keys it stands for.
+    function grouped(items, members, measure) {
+        return items.filter(function (it) { return members.has(it); }).map(function (it) {
+            var group = members.get(it);
+            if (group.length < 2) { return it; }
+            var n = it.n + ' +' + (group.length - 1), wh = measure(n, it);
+            return Object.assign({}, it, {n: n, w: wh[0], h: wh[1], of: it,
+                keys: group.map(function (g) { return g.key; })});
+        });
+    }
+
+    // Where a tooltip w x h goes for an object at (x, y), ``gap`` px away: above, below, right
+    // or left of it, the first that fits in ``view``; when none fits, above it moved inside
+    // (``moved``). Returns {dir, x, y, moved}: the tooltip's top-left corner.
+    function tipSpot(x, y, w, h, view, gap) {
+        var tries = [['top', x - w / 2, y - gap - h], ['bottom', x - w / 2, y + gap],
+                     ['right', x + gap, y - h / 2], ['left', x - gap - w, y - h / 2]];
+        for (var i = 0; i < tries.length; i++) {
+            var t = tries[i];
+            if (inside({x: t[1], y: t[2], w: w, h: h}, view)) {
+                return {dir: t[0], x: t[1], y: t[2], moved: false};
+            }
+        }
+        var clamp = function (v, lo, size) { return Math.max(lo, Math.min(v, lo + size)); };
+        return {dir: 'top', x: clamp(tries[0][1], view.x, view.w - w),
+                y: clamp(tries[0][2], view.y, view.h - h), moved: true};
+    }
+
+    // The points of a country's visible part for its name, best first: ``cells`` is a grid
+    // (rows of booleans: the cell's centre is in the country); a cell scores by how far it is
+    // from the country's edge and the grid's (in cells), ties by nearness to the part's middle.
+    // Returns [[col, row], ...] of at most ``most`` cells.
+    function anchorCells(cells, most) {
+        var pts = [], sx = 0, sy = 0;
+        cells.forEach(function (row, r) {
+            row.forEach(function (on, c) { if (on) { pts.push([c, r]); sx += c; sy += r; } });
+        });
+        if (!pts.length) { return []; }
+        var mx = sx / pts.length, my = sy / pts.length;
+        var depth = function (c, r) {
+            for (var d = 1; ; d++) {
+                for (var i = -d; i <= d; i++) {
+                    if (!on(r - d, c + i) || !on(r + d, c + i) || !on(r + i, c - d) ||
+                            !on(r + i, c + d)) { return d; }
+                }
+            }
+        };
+        function on(r, c) { return r >= 0 && r < cells.length && c >= 0 && !!cells[r][c]; }
+        var scored = pts.map(function (p) {
+            return {p: p, d: depth(p[0], p[1]), m: Math.hypot(p[0] - mx, p[1] - my)};
+        });
+        scored.sort(function (a, b) { return (b.d - a.d) || (a.m - b.m); });
+        return scored.slice(0, most).map(function (s) { return s.p; });
+    }
+    DL.labels = {place: place, placeGrouped: placeGrouped, overlaps: overlaps, tipSpot: tipSpot,
+                 anchorCells: anchorCells};
 
     // --- the first paint ---------------------------------------------------------------------
     // streamlit_folium reports the map's view the moment the map is made, before its layers are
@@ -350,6 +461,22 @@
     // --- labels --------------------------------------------------------------------------------
     function labelAt(item) { return [item.p[1], item.p[0]]; }
     function sizeKey(item) { return item.t + '|' + item.n; }
+    // Each country's outline by name, with its bounds: {name: {bounds, polys}}.
+    function countryShapes(gj) {
+        var out = {};
+        gj.features.forEach(function (f) {
+            var g = f.geometry, name = f.properties.name;
+            if (!g || !name) { return; }
+            var polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+            var shape = out[name] || (out[name] = {bounds: L.latLngBounds([]), polys: []});
+            polys.forEach(function (poly) {
+                shape.polys.push(poly);
+                poly[0].forEach(function (c) { shape.bounds.extend([c[1], c[0]]); });
+            });
+        });
+        return out;
+    }
+    DL.countryShapes = countryShapes;
     // A base label this close (px) to a story place is the same place, named by the story.
     var SAME_PLACE_PX = 14;
 
@@ -371,6 +498,10 @@
                 this._base = list;
                 this.redraw();
             }, this)).catch(function (e) { console.warn('labels', e); });
+            this._files.get('world-low.geojson').then(L.bind(function (gj) {
+                this._shapes = countryShapes(gj);
+                this.redraw();
+            }, this)).catch(function (e) { console.warn('labels', e); });
             map.on('zoomstart', this._clear, this);
             map.on('moveend', this.redraw, this);
             this.redraw();
@@ -389,18 +520,62 @@
         redraw: function () {
             if (!this._map) { return this; }
             this._clear();
-            var map = this._map, sizes = this._sizes, wanted = this._wanted();
+            var self = this, map = this._map, sizes = this._sizes, wanted = this._wanted();
             this._measure(wanted);
+            var anchors = this._countryAnchors(wanted);
             var items = wanted.map(function (label) {
                 var p = map.latLngToLayerPoint(labelAt(label)), wh = sizes[sizeKey(label)];
-                return {t: label.t, r: label.r, x: p.x, y: p.y, w: wh[0], h: wh[1], label: label};
+                return {t: label.t, r: label.r, x: p.x, y: p.y, w: wh[0], h: wh[1], label: label,
+                        key: label.key, n: label.n, must: !!label.must,
+                        alt: label.t === 'country' ? anchors[label.n] : null};
             });
             var origin = map.containerPointToLayerPoint([0, 0]), size = map.getSize();
             var view = {x: origin.x, y: origin.y, w: size.x, h: size.y};
-            place(items, this._obstacles(), view).forEach(function (spot) {
-                this._put(spot.item.label, spot.x, spot.y, spot.selected);
+            var measure = function (text, item) {
+                var probe = {t: item.t, n: text};
+                self._measure([probe]);
+                return sizes[sizeKey(probe)];
+            };
+            placeGrouped(items, this._obstacles(), view, measure).forEach(function (spot) {
+                var it = spot.item;
+                this._put(L.extend({}, it.label, {n: it.n, keys: it.keys}), spot.x, spot.y,
+                          spot.selected);
             }, this);
             return this;
+        },
+        // Countries whose name point is off screen (or at a close zoom) are named in their
+        // visible part: a grid over the view, tested against the light tier's outlines.
+        _countryAnchors: function (wanted) {
+            var map = this._map, out = {}, shapes = this._shapes;
+            if (!shapes) { return out; }
+            var size = map.getSize(), COLS = 12, ROWS = 10, inner = map.getBounds();
+            var grid = [];
+            for (var r = 0; r < ROWS; r++) {
+                for (var c = 0; c < COLS; c++) {
+                    var pt = L.point((c + 0.5) * size.x / COLS, (r + 0.5) * size.y / ROWS);
+                    grid.push({c: c, r: r, ll: map.containerPointToLatLng(pt)});
+                }
+            }
+            wanted.forEach(function (label) {
+                var shape = label.t === 'country' && shapes[label.n];
+                if (!shape || !inner.intersects(shape.bounds)) { return; }
+                // Far out, a country's own point is where its name goes.
+                if (map.getZoom() < 5 && inner.contains(labelAt(label))) { return; }
+                var cells = [];
+                for (var i = 0; i < ROWS; i++) { cells.push([]); }
+                grid.forEach(function (g) {
+                    cells[g.r][g.c] = shape.bounds.contains(g.ll) &&
+                        shape.polys.some(function (poly) {
+                            return inPolygon(poly, g.ll.lng, g.ll.lat);
+                        });
+                });
+                out[label.n] = anchorCells(cells, 12).map(function (cr) {
+                    var p = map.containerPointToLayerPoint(
+                        [(cr[0] + 0.5) * size.x / COLS, (cr[1] + 0.5) * size.y / ROWS]);
+                    return [p.x, p.y];
+                });
+            });
+            return out;
         },
         _clear: function () {
             var map = this._map;
@@ -419,7 +594,7 @@
             });
             this._marks.forEach(function (m) {
                 var p = map.latLngToLayerPoint(labelAt(m));
-                boxes.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r});
+                boxes.push({x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r, soft: true});
             });
             return boxes;
         },
@@ -436,9 +611,13 @@
             var storyPoints = this._story.map(function (item) {
                 return map.latLngToLayerPoint(labelAt(item));
             });
+            var shapes = this._shapes || {};
             this._base.forEach(function (item) {
                 if (item.z > z || storyNames[item.n.toLowerCase()]) { return; }
-                if (!bounds.contains(labelAt(item))) { return; }
+                // A country in view is named even when its name's point is not.
+                var shape = item.t === 'country' && shapes[item.n];
+                if (!bounds.contains(labelAt(item)) &&
+                        !(shape && bounds.intersects(shape.bounds))) { return; }
                 var p = map.latLngToLayerPoint(labelAt(item));
                 var same = storyPoints.some(function (q) {
                     return p.distanceTo(q) < SAME_PLACE_PX;
@@ -466,7 +645,8 @@
             var pane = this._map.getPane(selected ? 'dlSelected' : 'dlLabels');
             var el = L.DomUtil.create('div', 'dl-label dl-label-' + item.t, pane);
             el.textContent = item.n;
-            if (item.key) { el.setAttribute('data-label-for', item.key); }
+            var keys = item.keys || (item.key ? [item.key] : []);
+            if (keys.length) { el.setAttribute('data-label-for', keys.join(' ')); }
             // A 2D move, not Leaflet's translate3d: a 3D transform made each label a layer of its
             // own for the compositor (80 layers after a redraw, 42 now; layerizing 6.3 ms a
             // frame, 2.8 now).
@@ -500,8 +680,9 @@
 
     // The legend lists only what is on the map: the rows of the map's ``dl:legend`` event (or of
     // setRows). Labels are text; colours and symbols come from Dateline's own style table, never
-    // data. ``open``: unfolded at first; by default on a roomy map only, as on a small one it
-    // would hide the enclave.
+    // data. ``open``: unfolded at first; by default where there is room (a laptop's map, not a
+    // phone's), as on a small map it would hide the enclave. A PNG always shows it (js/png.js).
+    var LEGEND_OPEN = [480, 400];
     DL.Legend = L.Control.extend({
         options: {position: 'bottomright', open: null},
         onAdd: function (map) {
@@ -509,7 +690,8 @@
             div.innerHTML = '<details><summary><b>Legend</b></summary>' +
                             '<div class="dl-grid"></div></details>';
             var size = map.getSize(), open = this.options.open;
-            div.firstChild.open = open === null ? size.x >= 900 && size.y >= 560 : open;
+            div.firstChild.open = open === null ? size.x >= LEGEND_OPEN[0] &&
+                size.y >= LEGEND_OPEN[1] : open;
             this._grid = div.querySelector('.dl-grid');
             map.on('dl:legend', this._onRows, this);
             return div;
@@ -531,6 +713,122 @@
             return this;
         },
         _onRows: function (e) { this.setRows(e.rows); },
+    });
+
+    // --- the locator: where the view lies in its region ------------------------------------------
+    // A small picture in a corner: the light tier's country outlines around the view (a region
+    // 8 times its size, at least 14 degrees across) with the view's box; drawn anew on each move,
+    // from the file the basemap loaded already. Hidden on a map too small to spare the room,
+    // and while a story marker lies under it; it takes no clicks (map.css).
+    var LOCATOR = {w: 132, h: 96, smallW: 96, smallH: 72, minMap: [300, 360], minSpan: 14};
+    DL.Locator = L.Control.extend({
+        options: {position: 'bottomleft'},
+        initialize: function (files, options) {
+            L.setOptions(this, options);
+            this._files = files;
+        },
+        onAdd: function (map) {
+            var div = panel('dl-locator');
+            div.setAttribute('role', 'img');
+            div.setAttribute('data-testid', 'map-locator');
+            this._div = div;
+            this._files.get('world-low.geojson').then(L.bind(function (gj) {
+                this._shapes = DL.countryShapes(gj);
+                this._draw();
+            }, this)).catch(function (e) { console.warn('locator', e); });
+            map.on('moveend resize dl:drawn', this._draw, this);
+            return div;
+        },
+        onRemove: function (map) { map.off('moveend resize dl:drawn', this._draw, this); },
+        // Never over the story: hidden while a marker lies under it.
+        _dodge: function () {
+            var div = this._div, r = div.getBoundingClientRect();
+            var under = Array.prototype.some.call(
+                this._map.getContainer().querySelectorAll('.leaflet-marker-icon'),
+                function (el) {
+                    var m = el.getBoundingClientRect();
+                    return m.width > 0 && m.left < r.right && r.left < m.right &&
+                        m.top < r.bottom && r.top < m.bottom;
+                });
+            div.style.visibility = under ? 'hidden' : '';
+        },
+        _draw: function () {
+            var map = this._map, size = map.getSize(), div = this._div;
+            var hide = size.x < LOCATOR.minMap[0] || size.y < LOCATOR.minMap[1];
+            div.style.display = hide ? 'none' : '';
+            if (hide || !this._shapes) { return; }
+            var small = size.x < 480, w = small ? LOCATOR.smallW : LOCATOR.w;
+            var h = small ? LOCATOR.smallH : LOCATOR.h, view = map.getBounds();
+            var frame = DL.locatorFrame(view, w, h, LOCATOR.minSpan);
+            var shapes = this._shapes, paths = [], names = [];
+            Object.keys(shapes).forEach(function (name) {
+                var shape = shapes[name];
+                if (!frame.bounds.intersects(shape.bounds)) { return; }
+                if (view.intersects(shape.bounds)) { names.push(name); }
+                shape.polys.forEach(function (poly) { paths.push(frame.path(poly[0])); });
+            });
+            var box = frame.box(view);
+            div.innerHTML = '<svg width="' + w + '" height="' + h + '" viewBox="0 0 ' + w + ' ' +
+                h + '" aria-hidden="true"><rect width="100%" height="100%" fill="#dbe7f0"/>' +
+                '<path d="' + paths.join('') + '" fill="#f4f1ea" stroke="#9a958c" ' +
+                'stroke-width="0.6"/><rect class="dl-locator-box" x="' + box.x + '" y="' +
+                box.y + '" width="' + box.w + '" height="' + box.h + '" fill="rgba(192,57,43,' +
+                '.15)" stroke="#c0392b" stroke-width="1.5"/></svg>';
+            div.setAttribute('aria-label', 'Locator: the map shows ' +
+                (names.length ? names.sort().join(', ') : 'open sea') + ', boxed in red');
+            this._dodge();
+        },
+    });
+    // The locator's projection: the region around ``view`` (w x h px; equirectangular, lon
+    // scaled by the cosine of the middle latitude), a path for a ring, a box for bounds.
+    DL.locatorFrame = function (view, w, h, minSpan) {
+        var c = view.getCenter(), k = Math.cos(c.lat * Math.PI / 180);
+        var spanX = Math.max((view.getEast() - view.getWest()) * 8, minSpan);
+        var scale = w / spanX, spanY = h / scale * k;
+        var x0 = c.lng - spanX / 2, y0 = c.lat + spanY / 2;
+        var px = function (lon, lat) {
+            return [(lon - x0) * scale, (y0 - lat) * scale / k];
+        };
+        return {
+            bounds: L.latLngBounds([y0 - spanY, x0], [y0, x0 + spanX]),
+            path: function (ring) {
+                return ring.map(function (p, i) {
+                    var q = px(p[0], p[1]);
+                    return (i ? 'L' : 'M') + q[0].toFixed(1) + ' ' + q[1].toFixed(1);
+                }).join('') + 'Z';
+            },
+            // The view's box, at least 4 px across so a close view still shows.
+            box: function (b) {
+                var nw = px(b.getWest(), b.getNorth()), se = px(b.getEast(), b.getSouth());
+                var bw = Math.max(se[0] - nw[0], 4), bh = Math.max(se[1] - nw[1], 4);
+                var cx = (nw[0] + se[0]) / 2, cy = (nw[1] + se[1]) / 2;
+                return {x: +(cx - bw / 2).toFixed(1), y: +(cy - bh / 2).toFixed(1),
+                        w: +bw.toFixed(1), h: +bh.toFixed(1)};
+            },
+        };
+    };
+
+    // --- tooltips that stay on the map ---------------------------------------------------------
+    // A tooltip goes above its object, or below, right or left, whichever fits in the map;
+    // long text wraps at a width the map can hold (map.css); when nothing fits it is moved
+    // inside, without its arrow.
+    var TIP_GAP = 8, TIP_MARGIN = 4;
+    DL.FitTooltip = L.Tooltip.extend({
+        _setPosition: function (pos) {
+            var map = this._map, el = this._container, size = map.getSize();
+            el.style.maxWidth = Math.max(Math.min(280, size.x - 2 * TIP_MARGIN), 80) + 'px';
+            var at = map.layerPointToContainerPoint(pos).add(L.point(this.options.offset));
+            var view = {x: TIP_MARGIN, y: TIP_MARGIN, w: size.x - 2 * TIP_MARGIN,
+                        h: size.y - 2 * TIP_MARGIN};
+            var spot = DL.labels.tipSpot(at.x, at.y, el.offsetWidth, el.offsetHeight, view,
+                                         TIP_GAP);
+            ['top', 'bottom', 'left', 'right'].forEach(function (d) {
+                L.DomUtil.removeClass(el, 'leaflet-tooltip-' + d);
+            });
+            L.DomUtil.addClass(el, 'leaflet-tooltip-' + spot.dir);
+            el.classList.toggle('dl-tip-moved', spot.moved);
+            L.DomUtil.setPosition(el, map.containerPointToLayerPoint([spot.x, spot.y]));
+        },
     });
 
     var FULL_SCREEN_ICON = '<svg width="16" height="16" viewBox="0 0 16 16" ' +
@@ -643,6 +941,7 @@
             sizeCircles(this._map);
             this._labels.redraw();
             if (this._cue) { this._cue.update(s.focus, selectedName(s.labels)); }
+            this._map.fire('dl:drawn');
         },
         _frame: function (s) {
             var dateMoved = s.date !== this._lastDate, focusKey = JSON.stringify(s.focus || null);
@@ -760,6 +1059,7 @@
             new DL.FullScreen().addTo(map);
             cue = new DL.DetailsCue().addTo(map);
         }
+        new DL.Locator(files).addTo(map);
         var view = new DL.View(map, {labels: labels, date: date, cue: cue}, cfg.pinned);
         DL.show = L.bind(view.show, view);
         DL.map = map;

@@ -86,17 +86,32 @@
 
     // The picture of ``map`` as a canvas: the map element's size in CSS pixels times the
     // screen's devicePixelRatio, caption strip included.
+    // The legend is always in the picture: a slide's colours need it. A folded legend is
+    // opened while the picture is drawn (a clone of the page is drawn, so it must be open in
+    // the page), then folded again.
+    function openLegends(node) {
+        var folded = Array.prototype.filter.call(node.querySelectorAll('.dl-legend details'),
+            function (d) { return !d.open; });
+        folded.forEach(function (d) { d.open = true; });
+        return function () { folded.forEach(function (d) { d.open = false; }); };
+    }
+
     DL.pngCanvas = function (map, cfg) {
         var node = map.getContainer();
         var win = DL.pngWindow || {start: cfg.start, end: cfg.end};
         var ratio = window.devicePixelRatio || 1;
+        var refold = openLegends(node);
         return window.htmlToImage.toCanvas(node, {
             width: node.clientWidth, height: node.clientHeight, pixelRatio: ratio,
             skipFonts: true, cacheBust: false, filter: keep,
             backgroundColor: getComputedStyle(node).backgroundColor
         }).then(function (canvas) {
+            refold();
             var strip = caption(canvas, ratio, [cfg.title, windowText(win), cfg.attribution]);
             return {canvas: canvas, name: fileName(cfg.id, win), strip: strip, ratio: ratio};
+        }, function (err) {
+            refold();
+            throw err;
         });
     };
 

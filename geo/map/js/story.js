@@ -132,23 +132,55 @@
     // the component only hooks the layers that exist when it first runs the map's script, and
     // this story is drawn later, after its data arrives.
     function report(e) {
-        var g = window.__GLOBAL_DATA__;
+        var g = window.__GLOBAL_DATA__, target = tapTarget(e);
         if (DL.onSelect) {
             // A published page shows the details itself.
-            var key = e.target.dlKey;
+            var key = target.dlKey;
             if (key) { DL.onSelect(key); }
         }
         if (!g) { return; }
         var box = document.createElement('span');
-        box.innerHTML = e.target.getTooltip().getContent();
+        box.innerHTML = target.getTooltip().getContent();
         g.last_object_clicked = e.latlng;
         g.last_object_clicked_tooltip = box.textContent.trim();
         g.last_object_clicked_count = (g.last_object_clicked_count || 0) + 1;
         // The component sends its value on the map's own click event.
         DL.map.fire('click', {latlng: e.latlng});
     }
+    // Where the reader's finger or pointer went down (client px), before the browser moved a
+    // touch onto the nearest clickable thing (Chromium's touch adjustment): a tap in the
+    // enclave beside a crossing's dot reached the dot.
+    var downAt = null;
+    function watchDown(map) {
+        if (map.dlWatched) { return; }
+        map.dlWatched = true;
+        map.getContainer().addEventListener('pointerdown', function (ev) {
+            downAt = {x: ev.clientX, y: ev.clientY, t: Date.now()};
+        }, true);
+    }
+    // A marker's click that began inside an enclave polygon and not on the marker itself (more
+    // than its radius + TAP_SLOP px away) selects the polygon.
+    var TAP_SLOP = 3;
+    function tapTarget(e) {
+        var layer = e.target, map = DL.map;
+        if (!layer.getLatLng || !map || !downAt || Date.now() - downAt.t > 1500) { return layer; }
+        var rect = map.getContainer().getBoundingClientRect();
+        var down = L.point(downAt.x - rect.left, downAt.y - rect.top);
+        var icon = layer.options.icon, radius = icon ? icon.options.iconSize[0] / 2
+            : layer.options.radius || 0;
+        if (map.latLngToContainerPoint(layer.getLatLng()).distanceTo(down) <=
+                radius + TAP_SLOP) { return layer; }
+        var lp = map.containerPointToLayerPoint(down), found = layer;
+        Object.keys(DL.byKey).forEach(function (key) {
+            var poly = DL.byKey[key];
+            if (key.indexOf('front:') === 0 && poly._containsPoint && poly._map &&
+                    poly._containsPoint(lp)) { found = poly; }
+        });
+        return found;
+    }
     function tagged(layer, key, tip) {
-        layer.bindTooltip(tip, {sticky: false, direction: 'top', offset: [0, -6]});
+        layer.bindTooltip(new DL.FitTooltip({sticky: false, direction: 'top', offset: [0, -6]})
+            .setContent(tip));
         // The map's objects by key, for the chapter player, the tests and readers' tools.
         DL.byKey[key] = layer;
         layer.dlKey = key;
@@ -168,11 +200,50 @@
                   (colour ? 'background:' + colour + ';' : '') + 'width:' + inner +
                   'px;height:' + inner + 'px;line-height:' + inner + 'px">' + text + '</div>'});
     }
-    // A markercluster icon showing how many events (not markers) it holds.
+    // A markercluster icon showing how many events (not markers) it holds; the keys of its
+    // places ride on it, so a reader's tools and the tests can tell what it stands for.
     function clusterIcon(cluster) {
-        var n = 0;
-        cluster.getAllChildMarkers().forEach(function (m) { n += m.options.dlCount || 1; });
-        return pinIcon(30, 26, null, n, ' dl-cluster');
+        var n = 0, keys = [];
+        cluster.getAllChildMarkers().forEach(function (m) {
+            n += m.options.dlCount || 1;
+            keys.push(m.dlKey);
+        });
+        var icon = pinIcon(30, 26, null, n, ' dl-cluster');
+        icon.options.html = icon.options.html.replace('<div ', '<div data-keys="' +
+            esc(keys.join(' ')) + '" ');
+        return icon;
+    }
+    // A click or tap on a cluster lists its places, each a button that selects it (as a click
+    // on its marker would), and a button that zooms in to them.
+    function clusterList(e) {
+        var cluster = e.layer, map = cluster._map, box = L.DomUtil.create('div', 'dl-list');
+        var kids = cluster.getAllChildMarkers().slice().sort(function (a, b) {
+            return (b.options.dlCount || 1) - (a.options.dlCount || 1);
+        });
+        L.DomUtil.create('p', 'dl-list-title', box).textContent = kids.length + ' places here';
+        kids.forEach(function (m) {
+            var b = L.DomUtil.create('button', 'dl-list-item', box);
+            b.type = 'button';
+            b.setAttribute('data-key', m.dlKey);
+            var n = m.options.dlCount || 1;
+            b.textContent = m.options.dlName + ' · ' + n + ' event' + (n > 1 ? 's' : '');
+            L.DomEvent.on(b, 'click', function (ev) {
+                L.DomEvent.stop(ev);
+                map.closePopup();
+                m.fire('click', {latlng: m.getLatLng()});
+            });
+        });
+        var zoom = L.DomUtil.create('button', 'dl-list-zoom', box);
+        zoom.type = 'button';
+        zoom.textContent = 'Zoom in';
+        L.DomEvent.on(zoom, 'click', function (ev) {
+            L.DomEvent.stop(ev);
+            map.closePopup();
+            cluster.zoomToBounds({padding: [40, 40]});
+        });
+        L.DomEvent.disableClickPropagation(box);
+        L.popup({className: 'dl-list-popup', maxWidth: 240, autoPanPadding: [10, 10]})
+            .setLatLng(cluster.getLatLng()).setContent(box).openOn(map);
     }
     // A big window's grid cluster (geo/map/scale.py): its count; a click zooms to its places,
     // and the server sends what is there at the new zoom.
@@ -217,7 +288,10 @@
             this._frontDays = Object.keys(data.front_days || {}).sort();
         },
 
-        onAdd: function (map) { this._group.addTo(map); },
+        onAdd: function (map) {
+            watchDown(map);
+            this._group.addTo(map);
+        },
         onRemove: function () { this._group.remove(); },
 
         // What is drawn on ``iso``: the convoy as of its latest move and the enclave as of its
@@ -289,20 +363,21 @@
             // its own reruns.
             var frames = data.scope !== 'view';
             var cluster = L.markerClusterGroup({maxClusterRadius: 26, showCoverageOnHover: false,
-                spiderfyOnMaxZoom: true, disableClusteringAtZoom: 12,
-                iconCreateFunction: clusterIcon});
+                spiderfyOnMaxZoom: false, zoomToBoundsOnClick: false,
+                disableClusteringAtZoom: 12, iconCreateFunction: clusterIcon});
+            cluster.on('clusterclick', clusterList);
             rows.forEach(function (r) {
                 var p = data.places[r[0]], n = r[1], key = 'place:' + p.id;
                 var fam = data.families[data.cat_family[r[4]]];
                 var size = n > 1 ? 22 : 18;
-                var m = L.marker([p.lat, p.lon], {riseOnHover: true, dlCount: n,
+                var m = L.marker([p.lat, p.lon], {riseOnHover: true, dlCount: n, dlName: p.n,
                     icon: pinIcon(size, size, fam.colour, n > 1 ? n : fam.symbol)});
                 keyed(m, key, '<b>' + p.nh + '</b> · ' + esc(fmtSpan(r[2], r[3])) + ' · ' + n +
                       ' event' + (n > 1 ? 's' : '') + hiddenKey(key));
                 cluster.addLayer(m);
                 ctx.hasEvents[p.id] = n;
                 labels.push({t: p.area ? 'area' : 'story', n: p.n, p: [p.lon, p.lat],
-                             r: size / 2 + 1, key: key, area: p.area, count: n});
+                             r: size / 2 + 1, key: key, area: p.area, count: n, must: true});
                 ctx.marks.push({p: [p.lon, p.lat], r: size / 2 + 2});
                 if (frames && p.r < data.limits.region_m) { ctx.points.push([p.lat, p.lon]); }
             });
