@@ -24,8 +24,7 @@ def _labels(shown: Shown) -> dict[str, str]:
     """Each story place's id and what the box lists for it: name, kind and country."""
     places = shown.story.places
     return {
-        p.id: f"{p.name} · {p.kind}, {p.country}"
-        for p in places.sort_values("name").itertuples()
+        p.id: f"{p.name} · {p.kind}, {p.country}" for p in places.sort_values("name").itertuples()
     }
 
 
