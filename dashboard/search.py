@@ -29,12 +29,17 @@ def _labels(shown: Shown) -> dict[str, str]:
 
 
 def story_place(shown: Shown, text: str) -> str | None:
-    """The id of the story place called ``text`` (its name or an alias), or None."""
+    """The id of the story place called ``text`` (its name or an alias), else of the first
+    whose name or alias starts with it ("Baal" finds Baalbek), or None."""
     key = normalize(text)
-    for p in shown.story.places.itertuples():
-        if key in {normalize(p.name), *map(normalize, p.aliases)}:
-            return p.id
-    return None
+    if not key:
+        return None
+    names = [
+        (p.id, [normalize(n) for n in (p.name, *p.aliases)])
+        for p in shown.story.places.sort_values("name").itertuples()
+    ]
+    exact = next((pid for pid, ns in names if key in ns), None)
+    return exact or next((pid for pid, ns in names if any(n.startswith(key) for n in ns)), None)
 
 
 def _picked(shown: Shown, state: ViewState) -> None:

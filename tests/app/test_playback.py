@@ -104,3 +104,25 @@ def test_a_bad_speed_is_ignored_with_a_notice(_user_stories):
     raw = " ".join(i.value for i in at.info)
     assert "<b>" not in raw
     assert "Ignored speed='<b>9</b>'" in html.unescape(raw)
+
+
+def test_the_search_finds_a_story_place_by_name_alias_or_start(_user_stories):
+    from dashboard.search import story_place
+    from dashboard.stories import open_shown
+    from geo.story.library import find_stories
+
+    shown = open_shown(find_stories(), "qalamoun-2017")
+    assert story_place(shown, "baalbek") == "baalbek"
+    assert story_place(shown, "Heliopolis") == "baalbek"  # an alias
+    assert story_place(shown, "Baal") == "baalbek"  # the first name starting so
+    assert story_place(shown, "zzqx") is None
+    assert story_place(shown, "  ") is None
+
+
+def test_picking_a_story_place_in_the_search_selects_it(_user_stories):
+    at = app_run()
+    at.selectbox(key=Key.PLACE_SEARCH).set_value("baalbek").run()
+    assert at.session_state["selected"] == "place:baalbek"
+    assert at.query_params["sel"] == "place:baalbek"
+    # The box is empty again for the next search.
+    assert at.selectbox(key=Key.PLACE_SEARCH).value is None
