@@ -99,15 +99,24 @@ def test_loop_wraps_to_the_window_start(server, page_for):
 
 
 def test_play_never_zooms_past_the_cap(server, page_for):
-    # The story's first days: one event at one place, which a window frames at zoom 11.
-    page, _ = page_for(server, "?from=2017-07-21&to=2017-07-23", viewport=LAPTOP)
+    # A view at zoom 12 (a 5 km scale, one marker on screen), as a link or the reader left it.
+    page, _ = page_for(
+        server, "?from=2017-08-19&to=2017-08-23&zoom=12&center=34.0600,36.5100", viewport=LAPTOP
+    )
     ready_map(page)
+    assert map_js(page, "window.Dateline.map.getZoom()") == 12
     map_js(
         page,
         """(() => { const m = window.Dateline.map; window.Dateline.test.zooms = [];
             m.on('zoomend', () => window.Dateline.test.zooms.push(m.getZoom())); })()""",
     )
-    play_to_the_end(page)
+    page.get_by_role("button", name="Play").click()
+    # Two days on (the address follows the window), then paused.
+    page.wait_for_function(
+        "(new URL(location.href).searchParams.get('to') || '') >= '2017-08-21'", timeout=60_000
+    )
+    page.get_by_role("button", name="Pause").click()
+    page.wait_for_selector(APP_READY)
     zooms = map_js(page, "window.Dateline.test.zooms")
     now = map_js(page, "window.Dateline.map.getZoom()")
     assert now <= PLAY_MAX_ZOOM, (now, zooms)
