@@ -124,6 +124,13 @@ def story_map(
         use_container_width=True,
         height=620,
     )
+    if big and data["clusters"]:
+        # The aggregated view (geo/map/window.py): said in words, as the discs alone read as
+        # markers.
+        st.caption(
+            f"Zoomed out over many places: events counted in a grid ({len(data['clusters'])} "
+            "cells, each disc's number is its events); click one or zoom in to see places."
+        )
     if tiles != "offline":
         st.caption(
             f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
