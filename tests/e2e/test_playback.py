@@ -187,7 +187,7 @@ def test_search_shows_a_gazetteer_place_that_is_not_the_story_s(server, page_for
     search(page, "Aleppo")
     page.keyboard.press("Enter")
     # The first search opens the gazetteer (GeoNames' index, built once per cache).
-    expect(page.get_by_text("Gazetteer: Aleppo")).to_be_visible(timeout=90_000)
+    expect(page.get_by_text("Gazetteer: Aleppo")).to_be_visible(timeout=120_000)
     expect(frame.locator(".dl-label-selected")).to_have_text("Aleppo")
     page.wait_for_selector(APP_READY)
     assert in_view(page, "found:place")
@@ -198,6 +198,6 @@ def test_search_input_is_shown_as_text(server, page_for):
     ready_map(page)
     search(page, "<img src=x onerror=alert(1)>zzqx")
     page.keyboard.press("Enter")
-    expect(page.get_by_text("No place called")).to_contain_text("<img src=x", timeout=90_000)
+    expect(page.get_by_text("No place called")).to_contain_text("<img src=x", timeout=120_000)
     assert page.locator("img[src='x']").count() == 0
     assert not traffic.console_errors, traffic.console_errors
