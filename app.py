@@ -22,7 +22,7 @@ from dashboard.chapters import (
     tour_step,
 )
 from dashboard.charts import timeline
-from dashboard.dates import DATES_KEY, date_controls, play_step
+from dashboard.dates import DATES_KEY, date_controls, play_pace, play_step
 from dashboard.details import DETAILS_KEY, about, details
 from dashboard.map_panel import MAP_KEY, story_map
 from dashboard.reruns import (
@@ -41,6 +41,7 @@ from geo.names import literal
 from geo.story.events_store import story_window
 from geo.story.library import DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
+from geo.story.timeline import filter_killed
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
@@ -148,7 +149,8 @@ def story_panel(
     story = shown.story
     if state.take(Key.WHOLE_PAGE):
         st.rerun()
-    play_step(state, story.end)
+    pause, days = play_pace(state.speed, play_step_seconds())
+    play_step(state, story.end, days)
     was_open = chapter_of(story.chapters, state.chapter) is not None
     current = open_now(state, story.chapters)
     if was_open and current is None:
@@ -159,11 +161,19 @@ def story_panel(
         start, end = date_controls(shown, state)
     state.keep_window((start, end))
     # A big story's window has only the map's columns unless it is small enough to list.
-    events = story_window(
-        story, start, end, chosen.categories, chosen.actors, full_upto=DETAIL_LIMIT
+    events = filter_killed(
+        story_window(story, start, end, chosen.categories, chosen.actors, full_upto=DETAIL_LIMIT),
+        chosen.killed,
     )
     link = chosen.view(shown, start, end, state.selected)
-    write_link(link, chosen.tiles, state.chapter, default_story, (story.start, story.end))
+    write_link(
+        link,
+        chosen.tiles,
+        state.chapter,
+        default_story,
+        (story.start, story.end),
+        (state.speed, state.loop),
+    )
     map_col, detail_col = st.columns([7, 3], gap="medium")
     # The map is sent last though drawn first: the page holds a component's new arguments
     # until the messages after it have come, ~50 ms a move when details and toggle followed.
@@ -173,7 +183,7 @@ def story_panel(
             about(story)
             if current is not None:
                 chapter_text(current, shown.source_names)
-            details(shown, state.selected, start, end)
+            details(shown, state.selected, start, end, chosen.killed)
         # The table follows the window, so it is built on every move, but only when asked for
         # (it is 20 KB a move); the timeline below does not follow it and stays out of this panel.
         if st.toggle("Events in the window, as a table", key=Key.SHOW_TABLE):
@@ -182,7 +192,7 @@ def story_panel(
         story_map(start, end, events, shown, chosen, state, whole)
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
-        time.sleep(play_step_seconds())
+        time.sleep(pause)
         state.set_flag(Key.PLAY_DUE)
         rerun_panel()
     if state.touring:

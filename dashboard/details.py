@@ -13,6 +13,7 @@ from geo.map.style import CATEGORY_COLOURS
 from geo.map.text import figures_text, fmt_day, fmt_span, reported_text
 from geo.names import literal, upper_first
 from geo.story.details import convoy_details, front_details, place_details
+from geo.story.timeline import filter_killed
 
 DETAIL_ROWS = 50  # events listed for one clicked place
 # The panel's key: the map's cue (js/basemap.js) scrolls to it when it is below the map.
@@ -52,11 +53,19 @@ def _event_lines(evs: pd.DataFrame, source_name: Callable[[str], str]) -> None:
         )
 
 
-def details(shown: Shown, selected: str | None, start: date, end: date) -> None:
-    """What the reader clicked (or a chapter selected), with its sources."""
+def details(
+    shown: Shown,
+    selected: str | None,
+    start: date,
+    end: date,
+    killed: tuple[int, int] | None = None,
+) -> None:
+    """What the reader clicked (or a chapter selected), with its sources; a place's events
+    through the fatalities filter ``killed``."""
     story = shown.story
     kind, _, sel_id = (selected or "").partition(":")
     if kind == "place" and (d := place_details(story, sel_id, start, end)):
+        d["events"] = filter_killed(d["events"], killed)
         _place(d, shown.source_name)
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         _convoy(d, shown.words["convoy"], shown.source_name)

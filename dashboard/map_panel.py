@@ -10,8 +10,9 @@ import streamlit as st
 from streamlit_folium import st_folium
 
 from dashboard.chapters import chapter_view
-from dashboard.dates import DATES_LABEL
+from dashboard.dates import DATES_LABEL, play_pace
 from dashboard.reruns import play_step_seconds, rerun_panel, whole_page
+from dashboard.search import found_on_map, place_search
 from dashboard.sidebar import TILE_NAMES
 from dashboard.state import ViewState
 from dashboard.stories import ROOT, Filters, Shown, load
@@ -63,10 +64,13 @@ def story_map(
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
     parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
     as_of = [w for w, df in parts if not df.empty]
-    st.caption(
+    caption_col, search_col = st.columns([3, 2], vertical_alignment="center")
+    caption_col.caption(
         f"{len(events):,} events · {window_text}"
         + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
     )
+    with search_col:
+        place_search(shown, state)
     pinned = state.pinned if state.pinned_for in (None, story_id) else None
     state.pinned_for = story_id
     # Built anew on each run: st_folium renames the map while rendering it, so a kept map
@@ -106,8 +110,10 @@ def story_map(
         fit_first=fit_first,
         animate=state.playing,
         # The convoy arrives a little before the next day is sent.
-        step_ms=int(play_step_seconds() * 850),
+        step_ms=int(play_pace(state.speed, play_step_seconds())[0] * 850),
         follow=DATES_LABEL,
+        killed=chosen.killed,
+        found=found_on_map(state),
         **chapter_view(shown, state),
     )
     if not whole:
@@ -120,6 +126,13 @@ def story_map(
         use_container_width=True,
         height=620,
     )
+    if big and data["clusters"]:
+        # The aggregated view (geo/map/window.py): said in words, as the discs alone read as
+        # markers.
+        st.caption(
+            f"Zoomed out over many places: events counted in a grid ({len(data['clusters'])} "
+            "cells, each disc's number is its events); click one or zoom in to see places."
+        )
     if tiles != "offline":
         st.caption(
             f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "

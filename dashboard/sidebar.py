@@ -12,6 +12,7 @@ from geo.map.layers import ONLINE_TILES
 from geo.map.publish import publish_html
 from geo.story.library import StoryEntry
 from geo.story.storage import story_zip
+from geo.story.timeline import killed_range
 from geo.story.urlstate import LAYERS, TILES, parse_tiles
 
 TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.items()}}
@@ -51,7 +52,7 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
     """The sidebar's filters, layers, downloads and base map; on a map-first run, the filters
     as the session holds them (from the link, or the defaults)."""
     if not whole:
-        return Filters(state.categories, state.actors, state.layers, state.tiles)
+        return Filters(state.categories, state.actors, state.layers, state.tiles, state.killed)
     story = shown.story
     with st.sidebar:
         categories = st.multiselect("Categories", shown.categories, key=Key.CATEGORIES)
@@ -62,6 +63,7 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             placeholder="All actors",
             help="Events involving any of these",
         )
+        killed = _killed_filter(shown, state)
         st.caption("Layers")
         layer_cols = st.columns(2)
         layers = {
@@ -95,4 +97,28 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             key=Key.TILES,
             help="Online maps need the internet; the offline map stays underneath.",
         )
-    return Filters(categories, actors, layers, tiles)
+    return Filters(categories, actors, layers, tiles, killed)
+
+
+def _killed_filter(shown: Shown, state: ViewState) -> tuple[int, int] | None:
+    """The fatalities range (events' reported ``killed``); None when it is the whole range or
+    the story has no figure to filter on."""
+    story = shown.story
+    top = killed_range(story.events) if story.store is None else None
+    if not top:
+        state.killed = None
+        return None
+    # A range from another story, or past this one's figures, starts over.
+    kept = state.session.get(Key.KILLED)
+    if not (isinstance(kept, tuple | list) and len(kept) == 2 and 0 <= kept[0] <= kept[1] <= top):
+        state.session[Key.KILLED] = (0, top)
+    lo, hi = st.slider(
+        "Killed (reported)",
+        min_value=0,
+        max_value=top,
+        key=Key.KILLED,
+        help="Events whose reported death toll lies in this range. While the range is "
+        "narrowed, events with no reported figure are left out.",
+    )
+    state.killed = None if (lo, hi) == (0, top) else (lo, hi)
+    return state.killed

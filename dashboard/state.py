@@ -12,7 +12,16 @@ from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
-from geo.story.urlstate import LAYERS, View, parse_map_view, parse_tiles, parse_view, to_params
+from geo.names import clip
+from geo.story.urlstate import (
+    LAYERS,
+    View,
+    parse_map_view,
+    parse_speed,
+    parse_tiles,
+    parse_view,
+    to_params,
+)
 
 T = TypeVar("T")
 
@@ -28,6 +37,10 @@ class Key:
     TILES = "tiles"
     SHOW_TABLE = "show_table"
     CHAPTER_PICK = "chapter_pick"
+    SPEED = "play_speed"  # Play's speed: "0.5", "1", "2" or "4" (times)
+    LOOP = "play_loop"  # Play starts again from the window's start at its end
+    PLACE_SEARCH = "place_search"
+    KILLED = "killed"  # the fatalities filter: (lowest, highest) reported killed
     # One-shot values, each read once by the run after the one that set it.
     CHAPTER_ASKED = "chapter_asked"  # the link's chapter, opened by the session's first run
     CHAPTER_MISSING = "chapter_missing"  # the link's chapter does not exist: the bar says so
@@ -52,6 +65,9 @@ KEPT = (
     Key.ACTORS,
     Key.TILES,
     Key.SHOW_TABLE,
+    Key.SPEED,
+    Key.LOOP,
+    Key.KILLED,
     *map(layer_key, LAYERS),
 )
 
@@ -84,6 +100,15 @@ class ViewState:
     tiles = _Value[str](Key.TILES, "offline")
     playing = _Value[bool]("playing", False)
     touring = _Value[bool]("touring", False)
+    speed = _Value[str | None](Key.SPEED, "1")
+    loop = _Value[bool](Key.LOOP, False)
+    # The days Play runs over: from the window's start to its end (the story's end for a
+    # one-day window), set when Play starts afresh.
+    play_span = _Value[tuple[date, date] | None]("play_span", None)
+    # The fatalities filter as the panel applies it: None when the slider spans every figure.
+    killed = _Value[tuple[int, int] | None]("killed_range", None)
+    # The gazetteer's answer to the place search, shown on the map: {name, lat, lon, note}.
+    found = _Value[dict | None]("found", None)
     chapter = _Value[int | None]("chapter", None)  # the open chapter's number
     chapter_opened = _Value[int]("chapter_opened", 0)  # chapters opened so far: a new frame each
     chapter_pick = _Value[int | None](Key.CHAPTER_PICK, None)
@@ -108,6 +133,8 @@ class ViewState:
                 self.window = span
                 self.selected = None
                 self.actors = []
+                self.session.pop(Key.KILLED, None)  # another story's figures
+                self.killed = None
             self.window_for = story_id
         # A window from elsewhere (a link that named a story that could not be shown, then
         # another story picked) is never handed to the slider outside this story's span.
@@ -138,6 +165,17 @@ class ViewState:
     def map_report(self, key: str) -> Any:
         """What the map under widget ``key`` reported last (its zoom and bounds), or None."""
         return self.session.get(key)
+
+    def _open_play(self, params: Mapping[str, str]) -> None:
+        """Play's speed and loop from the link (``speed=2&loop=1``)."""
+        self.play_span = None
+        self.found = None
+        raw = params.get("speed")
+        speed = parse_speed(raw)
+        if raw is not None and speed is None:
+            self.notices = [*self.notices, f"Ignored speed={clip(raw)!r}: one of 0.5, 1, 2, 4."]
+        self.speed = speed or "1"
+        self.loop = params.get("loop") == "1"
 
     def keep(self) -> None:
         """Copy the view's widget values aside, or bring them back after another page's run."""
@@ -184,6 +222,7 @@ class ViewState:
         self.actors = list(view.actors)
         self.pinned = parse_map_view(params.get("zoom"), params.get("center"))
         self.tiles = parse_tiles(params.get("tiles"), default_tiles)
+        self._open_play(params)
         self.session[Key.CHAPTER_ASKED] = params.get("chapter")
         self.chapter = None
         for layer in LAYERS:
@@ -191,10 +230,21 @@ class ViewState:
 
 
 def write_link(
-    view: View, tiles: str, chapter: int | None, default_story: str, span: tuple[date, date]
+    view: View,
+    tiles: str,
+    chapter: int | None,
+    default_story: str,
+    span: tuple[date, date],
+    play: tuple[str | None, bool] = ("1", False),
 ) -> None:
-    """The address follows ``view``, so a copied link opens the same map."""
+    """The address follows ``view`` (and Play's ``(speed, loop)``), so a copied link opens the
+    same map."""
     params = to_params(view, default_story=default_story, span=span)
+    speed, loop = play
+    if speed not in (None, "1"):
+        params["speed"] = speed
+    if loop:
+        params["loop"] = "1"
     if chapter:
         params["chapter"] = str(chapter)
     if tiles != "offline":

@@ -123,6 +123,7 @@ class Filters:
     actors: list[str]
     layers: set[str]
     tiles: str
+    killed: tuple[int, int] | None = None  # the fatalities range; None: no filter
 
     def categories_or_all(self, shown: Shown) -> list[str] | None:
         """The chosen categories, or None when they are all of the story's (no filter)."""

@@ -245,6 +245,8 @@ def browser_layers(
     animate: bool = False,
     step_ms: int = 0,
     follow: str | None = None,
+    killed: tuple[int, int] | None = None,
+    found: dict | None = None,
 ) -> list[folium.FeatureGroup]:
     """The map's layers for a story drawn by ``js/story.js``: only the window travels.
 
@@ -252,6 +254,8 @@ def browser_layers(
     even if the reader had moved the map. ``animate`` (Play) moves the convoy from the last
     window's position to this one's along its route in ``step_ms``. ``follow`` is the label of
     the page's date slider: the map redraws as its thumbs move, before the rerun comes back.
+    ``killed`` (lowest, highest) keeps only events with a reported killed figure in it.
+    ``found`` ({name, lat, lon}) is a gazetteer place the reader searched for, drawn and shown.
 
     ``data`` is the URL of the story's payload (``geo.map.payload``), the payload itself, or a
     big story's window payload (``geo.map.window``), which the server sends anew with each rerun.
@@ -271,6 +275,8 @@ def browser_layers(
         "animate": animate,
         "step_ms": step_ms,
         "follow": follow,
+        "killed": None if killed is None else list(killed),
+        "found": found,
     }
     StoryWindow(state).add_to(group)
     return [group]

@@ -60,14 +60,23 @@ def place_rows(places: pd.DataFrame) -> list[dict]:
 
 
 def _events(story: Story, place_index: dict[str, int], cats: list[str]) -> list[list]:
-    """Each event as [date, end date, place index, category index, actors]: compact rows."""
+    """Each event as [date, end date, place index, category index, actors, killed (or None)]:
+    compact rows."""
     cat_index = {c: n for n, c in enumerate(cats)}
     ev = story.events
+    killed = ev["killed"] if "killed" in ev else pd.Series([None] * len(ev), index=ev.index)
     rows = []
-    for d, e, p, c, a in zip(
-        ev["date"], ev["end_date"], ev["place_id"], ev["category"], ev["actors"], strict=True
+    for d, e, p, c, a, k in zip(
+        ev["date"],
+        ev["end_date"],
+        ev["place_id"],
+        ev["category"],
+        ev["actors"],
+        killed,
+        strict=True,
     ):
-        rows.append([_day(d), _day(e), place_index[p], cat_index[c], list(a)])
+        figure = None if k is None or pd.isna(k) else int(k)
+        rows.append([_day(d), _day(e), place_index[p], cat_index[c], list(a), figure])
     return rows
 
 

@@ -67,6 +67,24 @@ def filter_events(
     return out
 
 
+def filter_killed(events: pd.DataFrame, killed: tuple[int, int] | None) -> pd.DataFrame:
+    """Events whose reported ``killed`` figure lies in ``killed`` (lowest, highest); None means
+    no filter. An event with no figure is not known to lie in the range: a filter leaves it out
+    (js/story.js ``windowEvents`` does the same)."""
+    if killed is None:
+        return events
+    lo, hi = killed
+    figure = events["killed"]
+    return events[(figure.notna() & (figure >= lo) & (figure <= hi)).fillna(False).astype(bool)]
+
+
+def killed_range(events: pd.DataFrame) -> int | None:
+    """The highest ``killed`` figure of the story's events, or None when none has one."""
+    if "killed" not in events or not events["killed"].notna().any():
+        return None
+    return int(events["killed"].max())
+
+
 def all_actors(events: pd.DataFrame) -> list[str]:
     """Every actor named in the events, sorted."""
     return sorted({a for actors in events["actors"] for a in actors})

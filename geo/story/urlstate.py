@@ -222,3 +222,13 @@ def parse_map_view(zoom: object, center: object) -> tuple[int, tuple[float, floa
 def map_view_params(zoom: int, center: tuple[float, float]) -> dict[str, str]:
     """The query params of a map view (4 decimals: about 10 m)."""
     return {"zoom": str(zoom), "center": f"{center[0]:.4f},{center[1]:.4f}"}
+
+
+# Play's speeds as links write them (``speed=4``), in the order the page offers them.
+SPEEDS = ("0.5", "1", "2", "4")
+
+
+def parse_speed(value: object) -> str | None:
+    """Play's speed a link asks for (``speed=2``): one of SPEEDS, else None."""
+    text = _first(value) if value is not None else ""
+    return text if text in SPEEDS else None

@@ -46,7 +46,8 @@ def test_the_first_run_draws_title_dates_and_map_only():
     assert FIRST_RUN_TEXT in " ".join(c.value for c in at.sidebar.caption)
     # The sidebar's controls, the details, the table toggle and the timeline wait.
     assert not at.sidebar.selectbox and not at.sidebar.multiselect and not at.sidebar.toggle
-    assert not at.toggle and not at.get("imgs")
+    # Play's Loop switch belongs to the dates; the table's toggle waits.
+    assert [t.key for t in at.toggle] == ["play_loop"] and not at.get("imgs")
     assert not any(m.value.startswith("#### Details") for m in at.markdown)
     # The title, the date slider and the map are there, for the story and window of the link.
     assert at.slider(key="window").value is not None

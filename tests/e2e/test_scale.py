@@ -43,6 +43,8 @@ def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
     assert clusters.count() >= 2
     labels = clusters.all_inner_texts()
     assert all(re.fullmatch(r"\d+(\.\d)?[kM]?", t) for t in labels), labels
+    # The page says the map is an aggregated grid, not one marker per place.
+    expect(page.get_by_text("events counted in a grid")).to_be_visible()
     frame = _frame(page)
     # The map opens zoomed out; the app re-aggregates once the browser reports the real view.
     page.wait_for_selector(APP_READY, timeout=60_000)

@@ -27,7 +27,7 @@ def ready(page):
 
 
 def end_thumb(page):
-    return page.get_by_test_id("stSlider").get_by_role("slider").nth(1)
+    return page.get_by_test_id("stSlider").filter(has_text="Dates").get_by_role("slider").nth(1)
 
 
 @pytest.mark.parametrize("size", ALL_SIZES)
@@ -58,14 +58,25 @@ def test_the_map_follows_a_dragged_thumb_before_the_server_reruns(server, page_f
     draws = map_js(page, "window.Dateline.test.draws.length")
     # The end thumb's knob, dragged left with the mouse held down: Streamlit sends nothing to
     # the server until the button is released, so a changed map is the page's own doing.
-    knob = page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1).locator("..")
+    knob = (
+        page.get_by_test_id("stSlider")
+        .filter(has_text="Dates")
+        .get_by_test_id("stSliderThumbValue")
+        .nth(1)
+        .locator("..")
+    )
     knob.scroll_into_view_if_needed()
     box = knob.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x - 40, y, steps=4)
-    label = page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1)
+    label = (
+        page.get_by_test_id("stSlider")
+        .filter(has_text="Dates")
+        .get_by_test_id("stSliderThumbValue")
+        .nth(1)
+    )
     expect(label).not_to_have_text("10 Sep 2017")
     held = label.inner_text()
     expect(frame.get_by_test_id("map-date")).to_have_text(f"As of {held}")
@@ -106,7 +117,10 @@ def test_slider_steps_frame_the_window_once_and_then_keep_the_view(server, page_
     thumb.focus()
     thumb.press("ArrowLeft")
     expect(
-        page.get_by_test_id("stSlider").get_by_test_id("stSliderThumbValue").nth(1)
+        page.get_by_test_id("stSlider")
+        .filter(has_text="Dates")
+        .get_by_test_id("stSliderThumbValue")
+        .nth(1)
     ).to_have_text("13 Sep 2017")
     map_frame.wait_for_function(
         "window.Dateline.last && window.Dateline.pngWindow.end === '2017-09-13'"
@@ -202,7 +216,7 @@ def test_chapter_marks_sit_on_the_slider_at_their_first_day(server, page_for):
     assert lefts == sorted(lefts)
     # Chapter 3 is open: the window's start thumb stands over mark 3 (the thumb's input sits in
     # a 1-pixel box at the thumb's centre).
-    thumb = page.get_by_test_id("stSlider").get_by_role("slider").nth(0)
+    thumb = page.get_by_test_id("stSlider").filter(has_text="Dates").get_by_role("slider").nth(0)
     thumb_x = thumb.evaluate("e => e.parentElement.getBoundingClientRect().x")
     mark = marks.nth(2).bounding_box()
     assert abs(thumb_x - (mark["x"] + mark["width"] / 2)) < 8, (thumb_x, mark)

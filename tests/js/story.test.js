@@ -9,14 +9,15 @@ const story = (load('story').Dateline || {}).story;
 assert.ok(story, 'story.js defines no window.Dateline.story (the shared JavaScript contract)');
 
 // Events as the payload has them (geo/map/payload.py): [start, end or null, place index,
-// category index, actors].
+// category index, actors, killed (null: no figure; a payload from before the figure was
+// sent has no sixth item)].
 const DATA = {
     categories: ['clash', 'deal', 'move'],
     events: [
-        ['2017-08-01', null, 0, 0, ['army']],
-        ['2017-08-05', '2017-08-09', 1, 1, ['army', 'group']],
-        ['2017-08-10', null, 2, 2, ['group']],
-        ['2017-08-12', '2017-08-20', 0, 0, []],
+        ['2017-08-01', null, 0, 0, ['army'], 12],
+        ['2017-08-05', '2017-08-09', 1, 1, ['army', 'group'], null],
+        ['2017-08-10', null, 2, 2, ['group'], 0],
+        ['2017-08-12', '2017-08-20', 0, 0, [], 85],
         ['2017-08-21', null, 1, 2, ['red cross']],
     ],
 };
@@ -48,6 +49,16 @@ describe('windowEvents: which events a window shows', () => {
          want: [0, 1, 4]},
         {name: 'an event without actors is out when actors are chosen',
          state: {actors: ['nobody']}, want: []},
+        {name: 'no fatalities filter keeps events with no figure', state: {killed: null},
+         want: [0, 1, 2, 3, 4]},
+        {name: 'a fatalities range: the figures inside it, ends included',
+         state: {killed: [0, 12]}, want: [0, 2]},
+        {name: 'a fatalities range leaves out events with no figure',
+         state: {killed: [0, 1000]}, want: [0, 2, 3]},
+        {name: 'a range of exactly zero killed', state: {killed: [0, 0]}, want: [2]},
+        {name: 'a range no figure falls in', state: {killed: [13, 84]}, want: []},
+        {name: 'fatalities with categories and dates',
+         state: {start: '2017-08-02', categories: ['clash'], killed: [1, 100]}, want: [3]},
         {name: 'dates, categories and actors together',
          state: {start: '2017-08-06', categories: ['deal', 'move'], actors: ['group']},
          want: [1, 2]},
@@ -133,6 +144,6 @@ describe('test hooks', () => {
     });
     test('a page under test (window.DatelineTesting) keeps each draw\'s origin', () => {
         const window = loadInto({DatelineTesting: true}, 'story');
-        assert.deepEqual(plain(window.Dateline.test), {draws: [], track: [], animating: 0});
+        assert.deepEqual(plain(window.Dateline.test), {draws: [], windows: [], track: [], animating: 0});
     });
 });

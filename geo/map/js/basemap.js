@@ -964,6 +964,7 @@
                 }
                 return;
             }
+            this._cap(s.max_zoom);
             if (s.fit && key !== this._lastFit && !this._userMoved &&
                     (first ? s.fit_first : !this._framed(s.fit, maxZoom))) {
                 this._move(function (map) {
@@ -986,6 +987,14 @@
             this._lastForce = s.force.token;
             this._userMoved = false;
             return 'new';
+        },
+        // Play's cap (``max_zoom``): a view closer than it when Play starts widens to it, once;
+        // the reader may zoom in again while it plays.
+        _cap: function (maxZoom) {
+            var map = this._map, was = this._capped;
+            this._capped = Boolean(maxZoom);
+            if (!maxZoom || was || map.getZoom() <= maxZoom) { return; }
+            this._move(function () { map.setZoom(maxZoom, {animate: false}); });
         },
         // What must be in view after this draw. On the first draw only the selection: the
         // convoy's position on the story's last day must not pull the opening view away. Later

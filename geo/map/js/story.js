@@ -9,7 +9,8 @@
     // What the browser tests read: where each draw came from ('server' or 'slider') and the
     // convoy's animated track. Kept only on a page that asks for it before any script runs
     // (window.DatelineTesting, set by the tests' init script); a reader's page records nothing.
-    var TRACE = window.DatelineTesting ? (DL.test = {draws: [], track: [], animating: 0}) : null;
+    var TRACE = window.DatelineTesting ?
+        (DL.test = {draws: [], windows: [], track: [], animating: 0}) : null;
     function moved(pos, done) {
         if (!TRACE) { return; }
         if (pos) { TRACE.track.push(pos); }
@@ -37,6 +38,14 @@
     }
     function hiddenKey(key) { return '<span class="dl-key" hidden>[' + key + ']</span>'; }
 
+    // Whether event ``e`` passes the fatalities filter ``killed`` ([lowest, highest] or null):
+    // an event with no reported figure (e[5] null) is not known to be in the range, so a
+    // filter leaves it out (geo.story.timeline.filter_killed).
+    function killedIn(e, killed) {
+        if (!killed) { return true; }
+        var k = e[5];
+        return typeof k === 'number' && k >= killed[0] && k <= killed[1];
+    }
     // Which events a window shows: the same rules as geo.story.timeline.filter_events.
     function windowEvents(data, s) {
         var cats = s.categories ? new Set(s.categories) : null;
@@ -45,7 +54,7 @@
             if (e[0] > s.end || (e[1] || e[0]) < s.start) { return false; }
             if (cats && !cats.has(data.categories[e[3]])) { return false; }
             if (actors && !e[4].some(function (a) { return actors.has(a); })) { return false; }
-            return true;
+            return killedIn(e, s.killed);
         });
     }
 
@@ -265,6 +274,9 @@
     }
 
     var TRAIL_OPACITY = [0.95, 0.6, 0.35];
+    // During Play the view is framed no closer than this: the places around stay in sight
+    // (a one-day window with one event was framed at zoom 11, a 5 km scale on one marker).
+    var PLAY_MAX_ZOOM = 9;
 
     // --- the story layer ---------------------------------------------------------------------
     // One draw per window: ``draw(s)`` clears the layer and draws the window ``s`` (start, end,
@@ -321,6 +333,7 @@
             this._drawConvoy(ctx);
             if (events) { events.addTo(this._group); }
             this._drawSelection(ctx);
+            this._drawFound(ctx);
             DL.show(this._view(ctx, counted.cats));
             return {events: counted.events, places: counted.rows.length};
         },
@@ -578,6 +591,23 @@
             ctx.labels.sort(function (a, b) { return (b.key === sel) - (a.key === sel); });
         },
 
+        // --- a place the reader searched for in the gazetteer (not the story's): a yellow
+        // pin, named, brought into view; not clickable, as there is nothing to detail
+        _drawFound: function (ctx) {
+            var f = ctx.s.found;
+            if (!f || !isFinite(f.lat) || !isFinite(f.lon)) { return; }
+            var p = [f.lat, f.lon], tip = '<b>' + esc(f.name) + '</b> · gazetteer, not a place ' +
+                'of this story';
+            tagged(L.circleMarker(p, {radius: 8, color: '#111', weight: 2, fillColor: '#ffd54f',
+                                      fillOpacity: 1, pane: 'dlSelected'}), 'found:place', tip)
+                .addTo(this._group);
+            ctx.labels.unshift({t: 'story dl-label-selected', n: String(f.name), p: [f.lon, f.lat],
+                                r: 10, key: 'found:place'});
+            ctx.marks.push({p: [f.lon, f.lat], r: 10});
+            if (!ctx.focus) { ctx.focus = p; }
+            ctx.keep.unshift(p);
+        },
+
         // --- the legend: only what is on the map, in the story's own words
         _legend: function (ctx, cats) {
             var data = this.data, legend = [], famSeen = new Set();
@@ -610,6 +640,7 @@
             var s = ctx.s;
             return {labels: ctx.labels, marks: ctx.marks, date: 'As of ' + fmtDay(s.end),
                     fit: bounds(ctx.points), fit_first: s.fit_first, keep: ctx.keep,
+                    max_zoom: s.animate ? PLAY_MAX_ZOOM : null,
                     focus: ctx.focus, legend: this._legend(ctx, cats),
                     force: s.view ? {bounds: s.view, token: s.view_token} : null};
         }
@@ -631,7 +662,7 @@
     }
     function drawNow(s, from) {
         drawnKey = stateKey(s);
-        if (TRACE) { TRACE.draws.push(from); }
+        if (TRACE) { TRACE.draws.push(from); TRACE.windows.push([s.start, s.end, from]); }
         DL.last = current.draw(s);
     }
     function show(data, url) {

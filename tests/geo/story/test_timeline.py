@@ -461,3 +461,18 @@ def test_held_area_long_starts_at_the_first_polygon(story: Story):
 
 def test_held_area_long_without_fronts(story: Story):
     assert held_area_long(story.fronts.iloc[0:0], d("2017-08-19"), d("2017-08-21")).empty
+
+
+def test_filter_killed_keeps_figures_in_the_range_and_drops_unknown_ones():
+    import pandas as pd
+
+    from geo.story.timeline import filter_killed, killed_range
+
+    events = pd.DataFrame({"id": list("abcd"), "killed": pd.array([0, 12, None, 85], "Int64")})
+    assert filter_killed(events, None) is events
+    assert list(filter_killed(events, (0, 12))["id"]) == ["a", "b"]
+    # An event with no figure is not known to be in any range.
+    assert list(filter_killed(events, (0, 1000))["id"]) == ["a", "b", "d"]
+    assert filter_killed(events, (13, 84)).empty
+    assert killed_range(events) == 85
+    assert killed_range(events.assign(killed=pd.array([None] * 4, "Int64"))) is None
