@@ -8,6 +8,7 @@ dashboard's. ``python -m geo publish STORY_DIR OUT.html [--chapter N]``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from geo.map.layers import script_json
 from geo.map.payload import story_payload
 from geo.map.png import png_config
 from geo.map.text import figures_text, fmt_span
+from geo.names import clip, one_line
 from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
 from geo.story.load import Story, StoryError, load_story
@@ -83,6 +85,37 @@ def _chapters(story: Story) -> list[dict]:
         }
         for c in story.chapters
     ]
+
+
+# The embed's frame: most of a screen, never so short the map and its date bar do not fit.
+EMBED_HEIGHT = "min(85vh, 760px)"
+EMBED_MIN_HEIGHT = "420px"
+# What the published page needs inside a sandboxed frame: its scripts, source links opening
+# in a new tab, and Download PNG; it never needs the host page's origin.
+EMBED_SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads"
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def embed_code(title: str, src: str = "story.html") -> str:
+    """An ``<iframe>`` snippet that shows the published file at ``src`` at full width.
+
+    ``src`` is where the journalist puts the file (its name beside the article, or its
+    address); ``title`` (the story's, untrusted) names the frame for screen readers, escaped
+    for the attribute. The wrapper gives the frame its height on any screen.
+    """
+    scheme = _SCHEME.match(src)
+    if not src.strip() or (scheme and scheme.group(1).lower() not in ("http", "https")):
+        raise ValueError("src must be a file name or an http(s) address")
+    frame_title = escape(clip(f"Map: {one_line(title)}", 200))
+    return (
+        f'<div style="position:relative;width:100%;height:{EMBED_HEIGHT};'
+        f'min-height:{EMBED_MIN_HEIGHT}">\n'
+        f'  <iframe src="{escape(src.strip())}" title="{frame_title}" loading="lazy"\n'
+        '    width="100%" height="100%" allow="fullscreen" allowfullscreen\n'
+        f'    sandbox="{EMBED_SANDBOX}" referrerpolicy="no-referrer"\n'
+        '    style="position:absolute;inset:0;width:100%;height:100%;border:0"></iframe>\n'
+        "</div>"
+    )
 
 
 def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = BASEMAP_DIR) -> str:
