@@ -12,19 +12,18 @@ import base64
 import re
 import struct
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 MAX_IMAGE_BYTES = 2_000_000  # a published file carries it as base64 (a third bigger)
 MAX_IMAGE_SIDE = 4_000  # pixels, either way
 MAX_IMAGE_PIXELS = 8_000_000  # width times height: what a browser decodes into memory
 MAX_CAPTION = 300
 MAX_CREDIT = 200
-MAX_PATH = 200
 IMAGE_KEYS = ("file", "caption", "credit")
 TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
 _HEADER_BYTES = 65_536  # a JPEG's size marker may sit after its metadata
-# Letters, digits, '-', '_', '.' in each part: no spaces, quotes or backslashes to escape later.
-_PART = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+# Letters, digits, '-', '_', '.': no spaces, quotes or separators to escape later.
+IMAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,95}\.(?:png|jpe?g|webp)", re.IGNORECASE)
 
 
 class ImageFault(ValueError):
@@ -35,7 +34,7 @@ class ImageFault(ValueError):
 class ChapterImage:
     """A checked chapter picture: its path in the story folder, text and what it is."""
 
-    file: str  # relative, '/'-separated, inside the story folder
+    file: str  # a file name in the story folder
     caption: str
     credit: str
     mime: str
@@ -48,25 +47,33 @@ class ChapterImage:
         return f"{self.caption} (Credit: {self.credit})"
 
 
-def safe_path(folder: Path, name: object) -> Path:
-    """The file ``name`` names inside ``folder``; ImageFault when it is not one.
+def is_image_name(name: object) -> bool:
+    """Whether ``name`` may name a chapter's picture: a plain file name ending .png, .jpg,
+    .jpeg or .webp (what a story's zip carries along with its files)."""
+    return isinstance(name, str) and IMAGE_NAME.fullmatch(name) is not None
 
-    Relative and '/'-separated, no '..' or hidden parts, and once symlinks are followed still
-    inside the folder.
+
+def safe_path(folder: Path, name: object) -> Path:
+    """The file ``name`` names in ``folder``; ImageFault when it is not one.
+
+    A plain file name (no folders, so a story's zip carries it), and once symbolic links are
+    followed still inside the folder.
     """
     if not isinstance(name, str) or not name.strip():
         raise ImageFault("image.file must be the name of a file in the story folder")
     shown = repr(name[:60])
-    if len(name) > MAX_PATH or "\\" in name or name.startswith("/") or ":" in name:
-        raise ImageFault(f"image.file {shown} must be a relative path inside the story folder")
-    parts = PurePosixPath(name).parts
-    if not parts or not all(_PART.fullmatch(p) and p not in (".", "..") for p in parts):
+    if "/" in name or "\\" in name or ".." in name or ":" in name:
         raise ImageFault(
-            f"image.file {shown} must stay inside the story folder "
-            "(letters, digits, '-', '_', '.'; no '..')"
+            f"image.file {shown} must stay inside the story folder: a file name, "
+            "no folders, '..' or drive"
+        )
+    if not is_image_name(name):
+        raise ImageFault(
+            f"image.file {shown} must be a file name of letters, digits, '-', '_' and '.' "
+            "ending .png, .jpg, .jpeg or .webp"
         )
     root = folder.resolve()
-    target = (root / Path(*parts)).resolve()
+    target = (root / name).resolve()
     if not target.is_relative_to(root):
         raise ImageFault(f"image.file {shown} leads outside the story folder (a symbolic link)")
     if not target.is_file():

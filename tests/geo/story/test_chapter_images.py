@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import struct
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ from geo.story.images import (
     image_kind,
     image_size,
 )
-from geo.story.load import StoryError, load_story
+from geo.story.load import UPLOAD_LIMITS, StoryError, load_story
+from geo.story.storage import ZipError, files_from_zip, save_story, story_zip
 from tests.helpers import FIXTURES, copy_story, replace
 
 MEDIA = FIXTURES / "stories" / "mini-media"
@@ -85,13 +87,16 @@ BAD = {
         'file = "../mini-media/speech.png"',
         "image.file '../mini-media/speech.png' must stay inside the story folder",
     ),
-    "absolute": ('file = "/etc/passwd"', "image.file '/etc/passwd' must be a relative path"),
-    "backslash": (r'file = "..\\speech.png"', "must be a relative path inside the story folder"),
-    "hidden dot-dot in the middle": ('file = "a/../speech.png"', "must stay inside the story"),
+    "absolute": ('file = "/etc/passwd"', "image.file '/etc/passwd' must stay inside the story"),
+    "backslash": (r'file = "..\\speech.png"', "must stay inside the story folder: a file name"),
+    "dot-dot in the middle": ('file = "a/../speech.png"', "must stay inside the story"),
+    "a subfolder": ('file = "img/speech.png"', "a file name, no folders, '..' or drive"),
+    "a drive": ('file = "C:speech.png"', "a file name, no folders, '..' or drive"),
+    "not an image name": ('file = "speech.gif"', "ending .png, .jpg, .jpeg or .webp"),
     "symlink out": (_outside, "image.file 'link.png' leads outside the story folder"),
     "missing file": ('file = "nope.png"', "image.file 'nope.png' is missing from the story"),
     "not a string": ("file = 3", "image.file must be the name of a file in the story folder"),
-    "a folder": ('file = "."', "must stay inside the story folder"),
+    "a folder": ('file = "."', "must be a file name of letters, digits"),
     "wrong magic (GIF)": (
         _write("fake.png", b"GIF89a" + b"\0" * 100),
         "image 'fake.png' is not a PNG, JPEG or WebP file (by its first bytes)",
@@ -163,3 +168,29 @@ def test_the_data_uri_is_checked_again_when_read(story: Path):
     (story / "speech.png").write_bytes(b"GIF89a" + b"\0" * 40)
     with pytest.raises(ImageFault, match="not a PNG"):
         image_data_uri(image)
+
+
+def test_a_story_zip_carries_its_chapter_pictures_and_loads_back(tmp_path: Path):
+    files = files_from_zip(story_zip(MEDIA))
+    assert files["speech.png"] == (MEDIA / "speech.png").read_bytes()
+    story = save_story(tmp_path / "saved", "mini-media", files, limits=UPLOAD_LIMITS)
+    assert story.chapters[1].image.file == "speech.png"
+
+
+def test_a_zip_refuses_a_picture_that_is_too_big(tmp_path: Path):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("story.toml", (MEDIA / "story.toml").read_bytes())
+        zf.writestr("speech.png", png_header(10, 10) + b"\0" * MAX_IMAGE_BYTES)
+    with pytest.raises(ZipError, match=r"speech\.png is larger than 2,000,000 bytes"):
+        files_from_zip(buf.getvalue())
+
+
+def test_a_zip_leaves_out_a_linked_picture_and_other_files(story: Path, tmp_path: Path):
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(picture("PNG"))
+    (story / "link.png").symlink_to(secret)
+    (story / "notes.txt").write_text("not a story file")
+    names = set(zipfile.ZipFile(io.BytesIO(story_zip(story))).namelist())
+    assert names == {"story.toml", "places.csv", "events.csv", "convoy.csv", "fronts.geojson",
+                     "speech.png"}  # fmt: skip
