@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,18 @@ def test_the_embed_code_is_a_full_width_frame_in_a_sized_wrapper():
 def test_the_embed_code_refuses_an_address_that_is_not_a_file_or_web_page(src: str):
     with pytest.raises(ValueError, match="file name or an http"):
         embed_code("t", src)
+
+
+def test_a_chapter_image_is_embedded_as_data_and_a_broken_one_is_left_out(tmp_path: Path):
+    dest = tmp_path / "mini-media"
+    shutil.copytree(FIXTURES / "stories" / "mini-media", dest)
+    story = load_story(dest)
+    html = publish_html(story)
+    assert '"image":{"src":"data:image/png;base64,iVBORw0KGgo' in html
+    assert '"credit":"Test fixture drawing, CC0","w":240,"h":160}' in html
+    assert "img-src data:" in html  # the page's policy lets it show, and nothing else
+    assert not re.search(r"<img[^>]+src=", html)  # drawn by the page's script, as data
+    # A picture broken after the story loaded: the chapter goes without it, no traceback.
+    (dest / "speech.png").write_bytes(b"<svg onload=alert(1)>")
+    html = publish_html(story)
+    assert '"image":null' in html and "onload=alert" not in html
