@@ -13,6 +13,7 @@ from dashboard.stories import Shown, load
 from geo.map.text import fmt_span
 from geo.names import literal
 from geo.story.chapters import Chapter, chapter_bounds, chapter_for_url
+from geo.story.images import ChapterImage, ImageFault, read_image
 from geo.story.load import Story
 
 # The chapter bar's height (a row of buttons in a bordered box), held for it by the first run.
@@ -171,9 +172,23 @@ def chapter_text(chapter: Chapter, source_names: dict[str, str]) -> None:
         st.markdown(f"**{literal(chapter.title)}**")
         # Data, shown as text: never markdown.
         st.text(chapter.text)
+        if chapter.image is not None:
+            chapter_image(chapter.image)
         st.caption(
             "Sources: " + literal(", ".join(source_names.get(s, s) for s in chapter.sources))
         )
+
+
+def chapter_image(image: ChapterImage) -> None:
+    """The chapter's picture with its caption and credit, as text (st.image's caption is
+    markdown: the story's words go through ``literal``)."""
+    try:
+        data = read_image(image)
+    except (ImageFault, OSError) as exc:
+        # The file was fine when the story loaded; one changed since is a note, not a crash.
+        st.caption(literal(f"The chapter's image cannot be shown: {exc}"))
+        return
+    st.image(data, caption=literal(image.label()), alt=image.caption, width="stretch")
 
 
 def chapter_marks_html(story: Story) -> str:

@@ -9,7 +9,7 @@ import streamlit as st
 from dashboard.state import Key, ViewState, layer_key
 from dashboard.stories import Filters, Shown, story_label
 from geo.map.layers import ONLINE_TILES
-from geo.map.publish import publish_html
+from geo.map.publish import embed_code, publish_html
 from geo.story.library import StoryEntry
 from geo.story.storage import story_zip
 from geo.story.timeline import killed_range
@@ -48,6 +48,17 @@ def story_picker(
         return story_id if story_id in stories else default_story
 
 
+def embed_box(title: str, file_name: str) -> None:
+    """*Copy embed code*: the published file's <iframe> snippet, as text in a code box."""
+    with st.expander("Copy embed code"):
+        st.caption(
+            f"Put the published file ({file_name}) beside your article, or write its full "
+            "address in src, and paste this into the page's HTML (the box's copy button)."
+        )
+        # st.code shows it as text: the title inside is escaped for the attribute, not rendered.
+        st.code(embed_code(title, file_name), language="html", wrap_lines=True)
+
+
 def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
     """The sidebar's filters, layers, downloads and base map; on a map-first run, the filters
     as the session holds them (from the link, or the defaults)."""
@@ -81,6 +92,7 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             "with no internet: for an article, an e-mail or a slide.",
             on_click="ignore",
         )
+        embed_box(story.title, f"{shown.id}.html")
         st.download_button(
             "Download this story (zip)",
             lambda: story_zip(story.path),

@@ -8,6 +8,7 @@ dashboard's. ``python -m geo publish STORY_DIR OUT.html [--chapter N]``.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -19,8 +20,10 @@ from geo.map.layers import script_json
 from geo.map.payload import story_payload
 from geo.map.png import png_config
 from geo.map.text import figures_text, fmt_span
+from geo.names import clip, one_line
 from geo.names import html_text as escape
 from geo.story.chapters import chapter_bounds
+from geo.story.images import ChapterImage, ImageFault, image_data_uri
 from geo.story.load import Story, StoryError, load_story
 
 BASEMAP_DIR = Path(__file__).resolve().parents[2] / "data" / "basemap"
@@ -80,9 +83,60 @@ def _chapters(story: Story) -> list[dict]:
             "select": c.select,
             "view": chapter_bounds(story, c),
             "sources": list(c.sources),
+            "image": _image(c.image),
         }
         for c in story.chapters
     ]
+
+
+def _image(image: ChapterImage | None) -> dict | None:
+    """A chapter's picture for the page: a data: address (the page may fetch nothing), its
+    caption and credit, or None."""
+    if image is None:
+        return None
+    try:
+        src = image_data_uri(image)
+    except (ImageFault, OSError):
+        # Checked when the story loaded; a file broken since leaves the chapter without it.
+        return None
+    return {
+        "src": src,
+        "caption": image.caption,
+        "credit": image.credit,
+        "w": image.width,
+        "h": image.height,
+    }
+
+
+# The embed's frame: most of a screen, never so short the map and its date bar do not fit.
+EMBED_HEIGHT = "min(85vh, 760px)"
+EMBED_MIN_HEIGHT = "420px"
+# What the published page needs inside a sandboxed frame: its scripts, source links opening
+# in a new tab, and Download PNG; it never needs the host page's origin.
+EMBED_SANDBOX = "allow-scripts allow-popups allow-popups-to-escape-sandbox allow-downloads"
+_SCHEME = re.compile(r"^\s*([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def embed_code(title: str, src: str = "story.html") -> str:
+    """An ``<iframe>`` snippet that shows the published file at ``src`` at full width.
+
+    ``src`` is where the journalist puts the file (its name beside the article, or its
+    address); ``title`` (the story's, untrusted) names the frame for screen readers, escaped
+    for the attribute. The wrapper gives the frame its height on any screen.
+    """
+    scheme = _SCHEME.match(src)
+    if not src.strip() or (scheme and scheme.group(1).lower() not in ("http", "https")):
+        raise ValueError("src must be a file name or an http(s) address")
+    frame_title = escape(clip(f"Map: {one_line(title)}", 200))
+    return (
+        f'<div style="position:relative;width:100%;height:{EMBED_HEIGHT};'
+        f'min-height:{EMBED_MIN_HEIGHT}">\n'
+        f'  <iframe src="{escape(src.strip())}" title="{frame_title}" loading="lazy"\n'
+        '    width="100%" height="100%" allow="fullscreen" allowfullscreen\n'
+        f'    sandbox="{EMBED_SANDBOX}" referrerpolicy="no-referrer"\n'
+        '    style="position:absolute;inset:0;width:100%;height:100%;border:0"></iframe>\n'
+        "</div>"
+    )
 
 
 def publish_html(story: Story, chapter: int | None = None, basemap_dir: Path = BASEMAP_DIR) -> str:
@@ -133,25 +187,52 @@ def _no_close(text: str) -> str:
     return text.replace("</script", "<\\/script").replace("</style", "<\\/style")
 
 
+# From a 320 px phone to a 1920 px screen, the map is the first screen: a short header (title,
+# chapter bar) above it; below it on a phone, beside it from 900 px, the chapter, the details
+# and the summary (each folds). Nothing is wider than the screen.
 PAGE_CSS = """
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
 body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: #1d1d1f; background: #fff; }
-.dl-page { max-width: 1200px; margin: 0 auto; padding: 12px 16px 24px; }
-.dl-page h1 { font-size: 1.35rem; margin: .2em 0 .4em; }
-.dl-bar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin: 6px 0; }
-.dl-bar button, .dl-bar select { font: inherit; padding: 4px 10px; }
-.dl-chapter { background: #f6f6f3; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px;
-              margin: 6px 0; }
+.dl-page { max-width: 1880px; margin: 0 auto; padding: 8px 12px 20px; }
+.dl-head { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 16px; margin: 0 0 6px; }
+.dl-head h1 { font-size: clamp(1rem, .85rem + .6vw, 1.35rem); line-height: 1.25; margin: 0;
+              flex: 1 1 300px; min-width: 0; overflow-wrap: anywhere; }
+.dl-bar { display: flex; gap: 6px; align-items: center; flex: 0 1 460px; min-width: 0;
+          max-width: 100%; }
+.dl-bar:empty { display: none; }
+.dl-bar button, .dl-bar select { font: inherit; padding: 4px 8px; }
+.dl-bar button { flex: none; }
+.dl-bar select { flex: 1 1 auto; min-width: 0; width: 100%; text-overflow: ellipsis; }
+.dl-main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 12px; }
+.dl-mapcol { min-width: 0; }
+#dl-map { height: clamp(260px, 62vh, 760px); border-radius: 4px; }
+.dl-range { display: flex; gap: 2px 12px; align-items: center; flex-wrap: wrap; margin-top: 6px; }
+.dl-range label { display: flex; gap: 6px; align-items: center; flex: 1 1 180px; min-width: 0; }
+.dl-range input { flex: 1 1 auto; min-width: 0; width: 100%; margin: 0; }
+.dl-side { min-width: 0; font-size: 14px; overflow-wrap: anywhere; }
+.dl-side details { border: 1px solid #ddd; border-radius: 6px; padding: 6px 10px; margin: 0 0 8px; }
+.dl-side summary { cursor: pointer; font-weight: 600; }
+.dl-chapter { background: #f6f6f3; }
 .dl-chapter:empty { display: none; }
-.dl-chapter h2 { font-size: 1rem; margin: 0 0 .3em; }
-.dl-chapter p { margin: 0; }
-.dl-range { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
-.dl-range input { flex: 1; min-width: 140px; }
-.dl-main { display: flex; gap: 16px; flex-wrap: wrap; }
-#dl-map { flex: 3 1 520px; height: min(70vh, 620px); min-height: 320px; border-radius: 4px; }
-.dl-details { flex: 1 1 260px; font-size: 14px; }
-.dl-details .src { color: #555; font-size: 12px; }
-.dl-foot { color: #555; font-size: 12px; margin-top: 16px; }
+.dl-chapter summary h2 { display: inline; font-size: 1rem; margin: 0; }
+.dl-chapter p { margin: .4em 0 0; }
+.dl-figure { margin: .6em 0 0; }
+.dl-figure img { display: block; max-width: 100%; height: auto; border-radius: 3px; }
+.dl-figure figcaption { font-size: 12px; color: #444; margin-top: 3px; }
+.dl-credit { color: #666; }
+.dl-about p { margin: .4em 0 0; }
+.dl-details { padding: 0 2px; }
+.dl-details h3 { font-size: 1rem; margin: .2em 0; }
+.dl-side .src { color: #555; font-size: 12px; }
+.dl-foot { color: #555; font-size: 12px; margin-top: 16px; overflow-wrap: anywhere; }
+.dl-foot ul { padding-left: 1.2em; }
 .dl-foot li { margin: 2px 0; }
+@media (min-width: 900px) {
+  .dl-main { grid-template-columns: minmax(0, 1fr) clamp(280px, 26vw, 440px); }
+  #dl-map { height: max(360px, calc(100vh - 130px)); max-height: none; }
+  .dl-side { max-height: calc(100vh - 80px); overflow-y: auto; }
+}
 """
 
 PAGE = """<!DOCTYPE html>
@@ -163,19 +244,28 @@ PAGE = """<!DOCTYPE html>
 <style>{css}</style>
 </head><body>
 <div class="dl-page">
+<header class="dl-head">
 <h1 id="dl-title"></h1>
-<p id="dl-summary"></p>
-<div class="dl-bar" id="dl-chapters"></div>
-<div class="dl-chapter" id="dl-chapter"></div>
+<nav class="dl-bar" id="dl-chapters" aria-label="Chapters"></nav>
+</header>
+<main class="dl-main">
+<div class="dl-mapcol">
+<div id="dl-map"></div>
 <div class="dl-range">
   <label>From <input type="range" id="dl-from"></label>
   <label>to <input type="range" id="dl-to"></label>
   <span id="dl-window"></span>
 </div>
-<div class="dl-main"><div id="dl-map"></div><div class="dl-details" id="dl-details"></div></div>
-<div class="dl-foot"><b>Sources</b><ul id="dl-sources"></ul>
+</div>
+<aside class="dl-side">
+<details class="dl-chapter" id="dl-chapter" open></details>
+<div class="dl-details" id="dl-details"></div>
+<details class="dl-about" open><summary>About this story</summary><p id="dl-summary"></p></details>
+</aside>
+</main>
+<footer class="dl-foot"><b>Sources</b><ul id="dl-sources"></ul>
 <p>Basemap: Natural Earth (public domain), GSHHG (LGPL), GeoNames (CC BY 4.0).
-Outlines of fronts are approximate. Made with Dateline.</p></div>
+Outlines of fronts are approximate. Made with Dateline.</p></footer>
 </div>
 {scripts}
 <script>

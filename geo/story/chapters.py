@@ -7,10 +7,20 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from geo.story.images import (
+    IMAGE_KEYS,
+    MAX_CAPTION,
+    MAX_CREDIT,
+    ChapterImage,
+    ImageFault,
+    check_image_file,
+    safe_path,
+)
 from geo.story.model import Bounds, Chapter, Story
 from geo.story.timeline import in_window
 from geo.story.urlstate import url_int
@@ -28,7 +38,7 @@ MIN_SPAN_DEG = 0.1
 # half a country (eastern Syria, Rif Dimashq).
 UNFRAMED_KINDS = frozenset({"region", "country"})
 SELECT_KINDS = ("place", "convoy", "front")
-KEYS = ("title", "start", "end", "text", "sources", "select", "view")
+KEYS = ("title", "start", "end", "text", "sources", "select", "view", "image")
 _SELECT = re.compile(rf"({'|'.join(SELECT_KINDS)}):([a-z0-9][a-z0-9-]*)")
 # Markup that a Markdown or HTML renderer would turn into something else: tags and comments,
 # links and images, bold, code. Chapters are shown as plain text, but a story that carries
@@ -55,6 +65,7 @@ class Known:
     places: frozenset[str] | None
     convoy: Mapping[str, date] | None  # id -> the position's date
     fronts: Mapping[str, tuple[date, date]] | None  # id -> (valid_from, valid_to)
+    folder: Path | None = None  # the story folder, where a chapter's image file is checked
 
 
 def _label(n: int, title: Any) -> str:
@@ -192,6 +203,31 @@ def _view(value: Any, known: Known, say) -> tuple[Bounds | None, tuple[str, ...]
     return None, fit or ()
 
 
+def _image(value: Any, folder: Path | None, say) -> ChapterImage | None:
+    """``image = { file = "...", caption = "...", credit = "..." }``, its file checked in
+    ``folder`` (unchecked when None: the text is still checked)."""
+    form = 'image must be { file = "<file in the story folder>", caption = "...", credit = "..." }'
+    if not isinstance(value, dict) or set(value) != set(IMAGE_KEYS):
+        say(form)
+        return None
+    caption = _text(value["caption"], "image.caption", MAX_CAPTION, say, one_line=True)
+    credit = _text(value["credit"], "image.credit", MAX_CREDIT, say, one_line=True)
+    try:
+        path, mime, width, height = None, "", 0, 0
+        if folder is not None:
+            path = safe_path(folder, value["file"])
+            mime, width, height = check_image_file(path, repr(value["file"]))
+    except ImageFault as exc:
+        say(str(exc))
+        return None
+    except OSError as exc:  # unreadable: permissions, a file that went away
+        say(f"image.file {str(value['file'])[:60]!r} cannot be read ({exc.strerror})")
+        return None
+    if caption is None or credit is None:
+        return None
+    return ChapterImage(value["file"], caption, credit, mime, width, height, path)
+
+
 def parse_chapters(
     raw: Any,
     known: Known,
@@ -261,6 +297,7 @@ def _fields(table: dict, known: Known, span: tuple[date, date] | None, say) -> d
     bounds, fit = (None, ())
     if "view" in table:
         bounds, fit = _view(table["view"], known, say)
+    image = _image(table["image"], known.folder, say) if "image" in table else None
     return {
         "title": title,
         "start": start,
@@ -270,6 +307,7 @@ def _fields(table: dict, known: Known, span: tuple[date, date] | None, say) -> d
         "select": select,
         "bounds": bounds,
         "fit": fit,
+        "image": image,
     }
 
 

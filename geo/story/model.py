@@ -13,6 +13,8 @@ from typing import Any
 
 import pandas as pd
 
+from geo.story.images import ChapterImage
+
 Bounds = tuple[tuple[float, float], tuple[float, float]]
 
 # What a story calls its moving group, its held area and who holds it (story.toml [words]).
@@ -48,6 +50,7 @@ class Chapter:
     select: str | None = None  # "place:baalbek", "convoy:<convoy.csv id>", "front:<id>"
     bounds: Bounds | None = None  # ((south, west), (north, east)) from view.bounds
     fit: tuple[str, ...] = ()  # place ids from view.places
+    image: ChapterImage | None = None  # a checked picture in the story folder
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ import tomli_w
 from geo.bounded import toml_loads
 from geo.errors import READ_FAILURES, DatelineError
 from geo.names import is_slug, slugify
+from geo.story.chapters import MAX_CHAPTERS
 from geo.story.export import events_csv
+from geo.story.images import MAX_IMAGE_BYTES, is_image_name
 from geo.story.library import BUNDLED, TEMP_PREFIX
 from geo.story.load.loaders import load_story
 from geo.story.load.problems import StoryError
@@ -42,6 +44,7 @@ MAX_ZIP_BYTES = 20 * 1024 * 1024
 # Counted on the bytes actually inflated, never on the sizes the zip declares.
 MAX_UNZIPPED_BYTES = 5 * MAX_ZIP_BYTES
 MAX_ZIP_ENTRIES = 100
+MAX_PICTURES = MAX_CHAPTERS  # one a chapter at most
 _CHUNK = 1 << 16
 _METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 _FS_REASONS = {
@@ -175,7 +178,7 @@ def save_story(
         raise DiskError(f"Not saved: {fs_reason(exc)} ({root}).") from exc
     try:
         for name, data in files.items():
-            if name not in STORY_FILES:
+            if not is_story_file(name):
                 raise StoryFilesError(f"unexpected story file {name!r}")
             _write(tmp / name, data)
         load_story(tmp, limits)  # a bad story never reaches its final name
@@ -219,12 +222,26 @@ def _rename(tmp: Path, target: Path) -> None:
         raise
 
 
+def is_story_file(name: str) -> bool:
+    """Whether a story folder may hold ``name``: one of STORY_FILES or a chapter's picture."""
+    return name in STORY_FILES or is_image_name(name)
+
+
 def story_zip(path: Path) -> bytes:
-    """A story folder as zip bytes (files at the top level)."""
+    """A story folder as zip bytes (files at the top level), its chapters' pictures too."""
     buf = io.BytesIO()
+    pictures = sorted(
+        p.name
+        for p in path.iterdir()
+        # Not a link: the zip would carry what it points to, perhaps outside the folder.
+        if is_image_name(p.name) and p.is_file() and not p.is_symlink()
+    )[:MAX_PICTURES]
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name in STORY_FILES:
             if (path / name).exists():
+                zf.write(path / name, name)
+        for name in pictures:
+            if (path / name).stat().st_size <= MAX_IMAGE_BYTES:
                 zf.write(path / name, name)
     return buf.getvalue()
 
@@ -260,10 +277,12 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
     left = MAX_UNZIPPED_BYTES
     for info in infos:
         name = Path(info.filename).name
-        if info.is_dir() or name not in STORY_FILES:
+        if info.is_dir() or not is_story_file(name):
             continue
         if name in files:
             raise ZipError(f"the zip holds {name} twice")
+        if is_image_name(name) and sum(map(is_image_name, files)) >= MAX_PICTURES:
+            raise ZipError(f"the zip holds more than {MAX_PICTURES} pictures")
         if info.flag_bits & 0x1:
             raise ZipError(f"{name} is encrypted; upload a zip without a password")
         if info.compress_type not in _METHODS:
@@ -275,6 +294,8 @@ def files_from_zip(data: bytes) -> dict[str, bytes]:
                 MAX_TOML_BYTES,
                 f"story.toml is larger than {MAX_TOML_BYTES // 1000} KB",
             )
+        elif is_image_name(name) and left > MAX_IMAGE_BYTES:
+            budget, too_big = MAX_IMAGE_BYTES, f"{name} is larger than {MAX_IMAGE_BYTES:,} bytes"
         if info.file_size > budget:
             raise ZipError(too_big)
         try:

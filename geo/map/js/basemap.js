@@ -1050,12 +1050,13 @@
 
     // --- wiring --------------------------------------------------------------------------------
     // ``cfg``: base (the basemap files' URL), files (inline basemap files, by name), pinned (the
-    // view came with the link), controls (the dashboard's legend and full-screen button).
+    // view came with the link), controls (the dashboard's legend and full-screen button), fill
+    // (false: the page sizes the map itself, as the published file does; else it fills the frame).
     DL.initMap = function (map, cfg) {
         DL.holdFirstReport(window.Streamlit);
         makePanes(map);
         focusWithoutScroll(map);
-        fillFrame(map);
+        if (cfg.fill !== false) { fillFrame(map); }
         DL.circles = [];
         map.on('zoomend', function () { sizeCircles(map); });
         var files = new DL.BasemapFiles(cfg.base, cfg.files);

@@ -29,8 +29,9 @@
     var map = L.map('dl-map', {minZoom: 2, maxZoom: 14, zoomControl: true,
                                center: view.center || [0, 0], zoom: view.zoom || 4});
     L.control.scale().addTo(map);
-    new DL.Legend({open: true}).addTo(map);
-    DL.initMap(map, {base: '', files: P.files, pinned: false});
+    // Open on a screen with room for it, folded on a phone (it would hide the map).
+    new DL.Legend().addTo(map);
+    DL.initMap(map, {base: '', files: P.files, pinned: false, fill: false});
     DL.pngControl(map, page.png);
 
     var days = index(page.end);
@@ -124,11 +125,27 @@
         next.disabled = c && c.n >= page.chapters.length;
         pick.value = c ? String(c.n) : '';
         if (!c) { return; }
-        el('h2', c.n + '. ' + c.title, card);
-        el('p', c.text, card);
+        el('h2', c.n + '. ' + c.title, el('summary', null, card));
+        var body = el('div', null, card, 'dl-chapter-body');
+        el('p', c.text, body);
+        if (c.image) { figure(c.image, body); }
         el('p', 'Sources: ' + c.sources.map(function (s) {
             return (page.texts.sources[s] || {name: s}).name;
-        }).join(', '), card, 'src');
+        }).join(', '), body, 'src');
+    }
+    // A chapter's picture, embedded in the file (the page may load nothing else); its caption
+    // and credit as text.
+    var DATA_IMAGE = /^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+=*$/;
+    function figure(image, parent) {
+        if (!DATA_IMAGE.test(image.src)) { return; }
+        var fig = el('figure', null, parent, 'dl-figure');
+        var img = el('img', null, fig);
+        img.alt = image.caption;
+        img.width = image.w;
+        img.height = image.h;
+        img.src = image.src;
+        var cap = el('figcaption', image.caption + ' ', fig);
+        el('span', 'Credit: ' + image.credit, cap, 'dl-credit');
     }
     if (page.chapters.length) {
         prev = el('button', '‹ Prev', bar);

@@ -91,7 +91,7 @@ def _load_story(
         unchecked = outlines if checked_places is None else None
         _across_files(meta, places, convoy, unchecked, problems)
     chapters = _load_chapters(
-        meta, span, source_ids, (places, convoy, fronts), chapter_lines, problems, warnings
+        path, meta, span, source_ids, (places, convoy, fronts), chapter_lines, problems, warnings
     )
     if problems:
         raise StoryError(path, problems, warnings)
@@ -207,7 +207,7 @@ def _join_places(df: pd.DataFrame, places: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _load_chapters(meta, span, source_ids, tables, lines, problems, warnings):
+def _load_chapters(path, meta, span, source_ids, tables, lines, problems, warnings):
     """story.toml's [[chapters]], checked against the ids the other files define."""
     places, convoy, fronts = tables
     if not meta or "chapters" not in meta:
@@ -224,6 +224,7 @@ def _load_chapters(meta, span, source_ids, tables, lines, problems, warnings):
         places=None if places is None else frozenset(places["id"]),
         convoy=positions,
         fronts=valid,
+        folder=path,
     )
     return parse_chapters(
         meta["chapters"],

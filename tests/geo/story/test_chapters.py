@@ -240,7 +240,7 @@ BROKEN = [
         'select = "place:baalbek"',
         'selection = "place:baalbek"',
         f"story.toml:{C2}: unknown key(s) selection (expected title, start, end, text, sources,"
-        " select, view)",
+        " select, view, image)",
     ),
     (
         'title = "An offensive starts"',
