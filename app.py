@@ -34,7 +34,7 @@ from dashboard.state import Key, ViewState, write_link
 from dashboard.stories import Filters, Shown, describe, open_shown, static_ready
 from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
-from geo.names import literal
+from geo.names import literal, plural
 from geo.story.events_store import story_window
 from geo.story.library import DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
@@ -89,7 +89,7 @@ try:
 except StoryError as exc:
     if not WHOLE:  # the map will not paint: the picker must be there to choose another story
         whole_page(state)
-    st.error(f"This story cannot be shown: {len(exc.problems)} problem(s) in its files.")
+    st.error(f"This story cannot be shown: {plural(len(exc.problems), 'problem')} in its files.")
     st.code(problem_text(exc), language=None)
     st.stop()
 story = shown.story

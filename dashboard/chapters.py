@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboard.state import Key, ViewState
 from dashboard.stories import Shown, load
-from geo.map.text import fmt_span
+from geo.map.text import fmt_span, plural
 from geo.names import literal
 from geo.story.chapters import Chapter, chapter_bounds, chapter_for_url
 from geo.story.load import Story
@@ -117,7 +117,7 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
                 list(labels),
                 format_func=labels.get,
                 key=Key.CHAPTER_PICK,
-                placeholder=f"The story in {len(chapters)} chapters: press Next to begin",
+                placeholder=f"The story in {plural(len(chapters), 'chapter')}: press Next to begin",
                 label_visibility="collapsed",
                 on_change=lambda: open_chapter(state, chapters, state.chapter_pick),
                 width="stretch",
@@ -144,7 +144,7 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
 def chapter_room(chapters: Sequence[Chapter]) -> None:
     """The bar's room, kept for it so the map does not move down when it comes."""
     st.container(border=True, height=CHAPTER_BAR_PX).caption(
-        f"The story in {len(chapters)} chapters …"
+        f"The story in {plural(len(chapters), 'chapter')} …"
     )
 
 

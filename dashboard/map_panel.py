@@ -20,7 +20,7 @@ from geo.atomic import atomic_write_text
 from geo.map.layers import base_map, browser_layers, paint_report
 from geo.map.payload import payload_json
 from geo.map.scale import Viewport, place_codes
-from geo.map.text import fmt_day, fmt_span, parse_key
+from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
 
@@ -62,7 +62,7 @@ def story_map(
     parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
     as_of = [w for w, df in parts if not df.empty]
     st.caption(
-        f"{len(events):,} events · {window_text}"
+        f"{plural(len(events), 'event')} · {window_text}"
         + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
     )
     pinned = state.pinned if state.pinned_for in (None, story_id) else None

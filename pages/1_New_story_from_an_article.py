@@ -39,7 +39,7 @@ from geo.map.assets import install_static
 from geo.map.editor import editor_layers, editor_map, editor_state
 from geo.map.layers import browser_layers
 from geo.map.payload import story_payload
-from geo.names import clip, html_text, literal
+from geo.names import clip, html_text, literal, plural
 from geo.paths import default_cache_dir
 from geo.story.drafts import (
     load_draft,
@@ -416,7 +416,8 @@ if go:
         progress.progress(40, text="Reading the article…")
         ex, published = read_report(text, fmt, published_in, dateline_in)
         new_draft(text, fmt, ex, published, publication.strip(), url_in.strip(), dateline_in)
-        progress.progress(100, text=f"Found {len(ss.places)} places and {len(ex.events)} events.")
+        found = f"{plural(len(ss.places), 'place')} and {plural(len(ex.events), 'event')}"
+        progress.progress(100, text=f"Found {found}.")
 
 saved_stories = find_stories(user_stories_dir())
 if saved_stories:
@@ -823,7 +824,7 @@ else:
         st.rerun()
     with problems_area:
         if problems:
-            st.error(f"{len(problems)} {'problem' if len(problems) == 1 else 'problems'} to fix "
+            st.error(f"{plural(len(problems), 'problem')} to fix "
                      "before saving (the rows are marked ⚠ in the tables):")  # fmt: skip
             for n, p in enumerate(problems[:20]):
                 a, b = st.columns([4, 1], vertical_alignment="center")
@@ -843,9 +844,10 @@ else:
     n_copied = unrewritten(events)
     if n_copied:
         st.warning(
-            f"{n_copied} {'summary still quotes' if n_copied == 1 else 'summaries still quote'}"
-            " the article word for word. The story is saved marked as a draft until you "
-            "rewrite them."
+            f"{plural(n_copied, 'summary', 'summaries')} still "
+            f"{'quotes' if n_copied == 1 else 'quote'} the article word for word. The story is "
+            "saved marked as a draft until you rewrite "
+            f"{'it' if n_copied == 1 else 'them'}."
         )
     again = ss.get("saved") == story_id
     st.write(

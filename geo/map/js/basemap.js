@@ -9,6 +9,12 @@
 (function () {
     var DL = (window.Dateline = window.Dateline || {});
 
+    // A count and its noun, as geo/names.py plural writes it: '1 event', '2 events', '1,204
+    // events'; ``many`` for a plural other than word + 's' ('summaries').
+    DL.plural = function (n, word, many) {
+        return n.toLocaleString('en-US') + ' ' + (n === 1 ? word : many || word + 's');
+    };
+
     // --- label placement: boxes in, placements out -----------------------------------------------
     function overlaps(a, b) {
         return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;

@@ -57,7 +57,7 @@
             var evs = (page.texts.events[id] || []).filter(function (e) {
                 return e.d <= end && e.e >= start;
             }).reverse();
-            el('p', evs.length + ' event(s) in the window', box, 'src');
+            el('p', DL.plural(evs.length, 'event') + ' in the window', box, 'src');
             evs.forEach(function (e) {
                 var div = el('div', null, box);
                 el('b', e.when + ' · ' + e.cat, div);
