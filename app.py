@@ -21,6 +21,7 @@ from dashboard.chapters import (
 from dashboard.charts import timeline
 from dashboard.dates import date_controls, play_step
 from dashboard.details import details
+from dashboard.event_list import LIST_KEY, event_list
 from dashboard.map_panel import story_map
 from dashboard.reruns import (
     play_step_seconds,
@@ -57,7 +58,16 @@ st.html(
     "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
     " !important}"
     # On a phone Streamlit's header row (the sidebar button) covers the top of the page.
-    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>"
+    "@media (max-width: 640px){.block-container{padding-top:3.2rem}}"
+    # Streamlit fades captions (opacity .6): 3.7:1 on white, WCAG AA wants 4.5:1 (6.4:1 here).
+    "[data-testid='stCaptionContainer']{opacity:1 !important;color:#5b5d66 !important}"
+    # A ring on whatever the keyboard is on (Streamlit's own focus marks are faint or none).
+    "button:focus-visible,a:focus-visible,summary:focus-visible,[role=slider]:focus-visible,"
+    "[tabindex]:focus-visible,input:focus-visible{outline:3px solid #0b57d0 !important;"
+    "outline-offset:2px}"
+    # The events list: one compact line per event, read from the left.
+    f".st-key-{LIST_KEY} button{{justify-content:flex-start;text-align:left;min-height:0;"
+    "padding:2px 4px;font-size:.85rem}</style>"
 )
 
 static_ready()
@@ -131,7 +141,7 @@ def story_panel(
     state.keep_window((start, end))
     # A big story's window has only the map's columns unless it is small enough to list.
     events = story_window(
-        story, start, end, chosen.categories, chosen.actors, full_upto=DETAIL_LIMIT
+        story, start, end, chosen.categories, chosen.actors_or_all(shown), full_upto=DETAIL_LIMIT
     )
     link = chosen.view(shown, start, end, state.selected)
     write_link(link, chosen.tiles, state.chapter, default_story, (story.start, story.end))
@@ -143,6 +153,7 @@ def story_panel(
             if current is not None:
                 chapter_text(current, shown.source_names)
             details(shown, state.selected, start, end)
+            event_list(shown, state, events)
         # The table follows the window, so it is built on every move, but only when asked for
         # (it is 20 KB a move); the timeline below does not follow it and stays out of this panel.
         if st.toggle("Events in the window, as a table", key=Key.SHOW_TABLE):

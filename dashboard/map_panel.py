@@ -55,8 +55,9 @@ def story_map(
 ) -> None:
     """The folium map of the window; a click on an object selects it."""
     # Its inputs, under the names it read as app.py's globals.
-    story, story_id, words, categories = shown.story, shown.id, shown.words, shown.categories
-    chosen_categories, chosen_actors = chosen.categories, chosen.actors
+    story, story_id, words = shown.story, shown.id, shown.words
+    chosen_categories = chosen.categories_or_all(shown)
+    chosen_actors = chosen.actors_or_all(shown)
     layers, tiles = chosen.layers, chosen.tiles
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
     parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
@@ -97,7 +98,7 @@ def story_map(
         data,
         start,
         end,
-        None if chosen_categories == categories else chosen_categories,
+        chosen_categories,
         chosen_actors,
         layers,
         state.selected,

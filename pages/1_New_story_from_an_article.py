@@ -63,6 +63,7 @@ from geo.story.load import (
     problem_text,
 )
 from geo.story.storage import (
+    MAX_ZIP_BYTES,
     DiskError,
     StorageError,
     StoryExistsError,
@@ -76,6 +77,7 @@ from geo.story.storage import (
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BYTES = 1_000_000
+MAX_UPLOAD_MB = 1  # the uploader's own limit, which it shows: MAX_BYTES rounded
 FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
 DRAFTS = default_cache_dir() / "drafts"
 MAX_SEARCH = 8
@@ -385,8 +387,12 @@ if (
 # --- 1. the article ------------------------------------------------------------------------------
 with st.form("article"):
     text_in = st.text_area("Article text", height=200, max_chars=MAX_BYTES, key="article_text")
+    # The widget says its own limit under the box ("1MB per file"): the server's (20 MB, for a
+    # story zip) would contradict the 1 MB an article may have.
     upload = st.file_uploader(
-        "…or upload a file (.txt, .md, .html; at most 1 MB)", type=["txt", "md", "html", "htm"]
+        "…or upload a file (.txt, .md or .html)",
+        type=["txt", "md", "html", "htm"],
+        max_upload_size=MAX_UPLOAD_MB,
     )
     c1, c2, c3, c4 = st.columns(4)
     published_in = c1.date_input(
@@ -914,7 +920,12 @@ else:
 
 # --- zip upload ----------------------------------------------------------------------------------
 with st.expander("Upload a story zip"):
-    zipped = st.file_uploader("A zip made by Dateline's download", type=["zip"], key="zip_up")
+    zipped = st.file_uploader(
+        "A zip made by Dateline's download",
+        type=["zip"],
+        key="zip_up",
+        max_upload_size=MAX_ZIP_BYTES // 2**20,
+    )
     if zipped is not None and st.button("Add this story"):
         try:
             zfiles = files_from_zip(zipped.getvalue())

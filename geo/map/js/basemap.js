@@ -182,6 +182,20 @@
         L.DomEvent.on(map.getContainer(), 'mousedown', kb._onMouseDown, kb);
     }
 
+    // Enter or Space on a focused marker or button-like control (role=button: markers, the
+    // full-screen box) acts as a click, as it does on a real button; Leaflet 1.9 only opens a
+    // bound popup, and the map's markers have tooltips and click handlers instead.
+    function pressWithKeys(map) {
+        L.DomEvent.on(map.getContainer(), 'keydown', function (e) {
+            var el = e.target;
+            if ((e.key === 'Enter' || e.key === ' ') && el.getAttribute &&
+                el.getAttribute('role') === 'button' && el.tagName !== 'BUTTON') {
+                L.DomEvent.preventDefault(e);
+                el.click();
+            }
+        });
+    }
+
     // The page sizes the map's frame to the screen (CSS in app.py); the map fills the frame.
     function fillFrame(map) {
         var fill = function () {
@@ -496,6 +510,9 @@
         onAdd: function () {
             var div = L.DomUtil.create('div', 'dl-date');
             div.setAttribute('data-testid', 'map-date');
+            // Read out when it changes (a slider move, Play), named for a screen reader.
+            div.setAttribute('role', 'status');
+            div.setAttribute('aria-label', 'Date shown on the map');
             return div;
         },
         setText: function (text) {
@@ -512,7 +529,8 @@
         options: {position: 'bottomright', open: null},
         onAdd: function (map) {
             var div = panel('dl-legend');
-            div.innerHTML = '<details><summary><b>Legend</b></summary>' +
+            div.innerHTML = '<details><summary aria-label="Legend: show or hide">' +
+                            '<b>Legend</b></summary>' +
                             '<div class="dl-grid"></div></details>';
             var size = map.getSize(), open = this.options.open;
             div.firstChild.open = open === null ? size.x >= 900 && size.y >= 560 : open;
@@ -550,6 +568,8 @@
             div.innerHTML = FULL_SCREEN_ICON;
             div.title = 'Full screen';
             div.setAttribute('role', 'button');
+            div.setAttribute('aria-label', 'Full screen');
+            div.tabIndex = 0;
             div.onclick = function () {
                 var el = map.getContainer();
                 if (document.fullscreenElement) { document.exitFullscreen(); }
@@ -674,6 +694,7 @@
         DL.holdFirstReport(window.Streamlit);
         makePanes(map);
         focusWithoutScroll(map);
+        pressWithKeys(map);
         fillFrame(map);
         DL.circles = [];
         map.on('zoomend', function () { sizeCircles(map); });

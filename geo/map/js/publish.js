@@ -133,6 +133,7 @@
     if (page.chapters.length) {
         prev = el('button', '‹ Prev', bar);
         pick = el('select', null, bar);
+        pick.setAttribute('aria-label', 'Chapter');
         next = el('button', 'Next ›', bar);
         el('option', 'The story in ' + page.chapters.length + ' chapters', pick).value = '';
         page.chapters.forEach(function (c) { el('option', c.n + '. ' + c.title, pick).value = c.n; });

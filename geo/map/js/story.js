@@ -160,11 +160,13 @@
     }
     function keyed(layer, key, tip) { return tagged(layer, key, tip).on('click', report); }
 
-    // A round pin of ``inner`` px in an icon of ``size`` px.
-    function pinIcon(size, inner, colour, text, extra) {
+    // A round pin of ``inner`` px in an icon of ``size`` px; ``name`` (escaped text) is what a
+    // screen reader says for the marker (its role=button takes its name from the pin).
+    function pinIcon(size, inner, colour, text, extra, name) {
         return L.divIcon({className: 'dl-marker', iconSize: [size, size],
             iconAnchor: [size / 2, size / 2],
-            html: '<div class="dl-pin' + (extra || '') + '" style="' +
+            html: '<div class="dl-pin' + (extra || '') + '" role="img" aria-label="' + name +
+                  '" style="' +
                   (colour ? 'background:' + colour + ';' : '') + 'width:' + inner +
                   'px;height:' + inner + 'px;line-height:' + inner + 'px">' + text + '</div>'});
     }
@@ -172,7 +174,7 @@
     function clusterIcon(cluster) {
         var n = 0;
         cluster.getAllChildMarkers().forEach(function (m) { n += m.options.dlCount || 1; });
-        return pinIcon(30, 26, null, n, ' dl-cluster');
+        return pinIcon(30, 26, null, n, ' dl-cluster', n + ' events close together: zoom in');
     }
     // A big window's grid cluster (geo/map/scale.py): its count; a click zooms to its places,
     // and the server sends what is there at the new zoom.
@@ -296,7 +298,8 @@
                 var fam = data.families[data.cat_family[r[4]]];
                 var size = n > 1 ? 22 : 18;
                 var m = L.marker([p.lat, p.lon], {riseOnHover: true, dlCount: n,
-                    icon: pinIcon(size, size, fam.colour, n > 1 ? n : fam.symbol)});
+                    icon: pinIcon(size, size, fam.colour, n > 1 ? n : fam.symbol, '',
+                                  p.nh + ', ' + n + ' event' + (n > 1 ? 's' : ''))});
                 keyed(m, key, '<b>' + p.nh + '</b> · ' + esc(fmtSpan(r[2], r[3])) + ' · ' + n +
                       ' event' + (n > 1 ? 's' : '') + hiddenKey(key));
                 cluster.addLayer(m);
