@@ -67,7 +67,8 @@ st.html(
     "outline-offset:2px}"
     # The events list: one compact line per event, read from the left.
     f".st-key-{LIST_KEY} button{{justify-content:flex-start;text-align:left;min-height:0;"
-    "padding:2px 4px;font-size:.85rem}</style>"
+    f"padding:2px 4px}}.st-key-{LIST_KEY} button *{{justify-content:flex-start;"
+    "text-align:left;font-size:.85rem}</style>"
 )
 
 static_ready()
