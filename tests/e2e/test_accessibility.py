@@ -70,6 +70,14 @@ def test_dashboard_and_its_map_have_no_serious_axe_violation(server, page_for, s
     expect(page.get_by_test_id("stColumn").filter(has_text="Details")).to_contain_text(
         "Baalbek", timeout=30_000
     )
+    # The boxes opened, so what they hold is checked too: the events list, and on a laptop the
+    # categories (a phone's sidebar is folded away).
+    page.locator(".st-key-event_list summary").click()
+    expect(page.locator(".st-key-event_list button").first).to_be_visible(timeout=30_000)
+    page.wait_for_selector(APP_READY)
+    if size == "laptop":
+        page.locator(".st-key-cats_box summary").click()
+        expect(page.get_by_role("button", name="All categories")).to_be_visible()
     problems = axe_problems(page.main_frame) + [
         f"map frame: {p}" for p in axe_problems(map_frame_of(page))
     ]
