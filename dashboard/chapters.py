@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboard.state import Key, ViewState
 from dashboard.stories import Shown, load
-from geo.map.text import fmt_span
+from geo.map.text import fmt_span, plural
 from geo.names import literal
 from geo.story.chapters import Chapter, chapter_bounds, chapter_for_url
 from geo.story.images import ChapterImage, ImageFault, read_image
@@ -134,7 +134,7 @@ def chapter_bar(shown: Shown, state: ViewState) -> None:
                 format_func=labels.get,
                 key=Key.CHAPTER_PICK,
                 # Short: a phone's bar shows some 25 characters of it.
-                placeholder=f"{len(chapters)} chapters: press Next",
+                placeholder=f"{plural(len(chapters), 'chapter')}: press Next",
                 label_visibility="collapsed",
                 on_change=lambda: open_chapter(state, chapters, state.chapter_pick),
                 width="stretch",
@@ -162,7 +162,7 @@ def chapter_room(chapters: Sequence[Chapter]) -> None:
     """The bar's room, kept for it so the map does not move down when it comes."""
     # Its height is the page's style's (app.py): the bar's on a laptop, a row on a phone.
     st.container(border=True, key=CHAPTER_ROOM_KEY).caption(
-        f"The story in {len(chapters)} chapters …"
+        f"The story in {plural(len(chapters), 'chapter')} …"
     )
 
 

@@ -76,7 +76,7 @@ def timeline(shown: Shown, filters: Filters) -> None:
     cats = filters.categories_or_all(shown)
     try:
         bars, line = _chart_pictures(
-            *shown.key, None if cats is None else tuple(cats), tuple(filters.actors)
+            *shown.key, None if cats is None else tuple(cats), tuple(filters.actors_or_all(shown))
         )
     except PictureError:
         st.caption("The timeline's charts could not be drawn this time; they are tried again.")

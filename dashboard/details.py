@@ -10,7 +10,7 @@ import streamlit as st
 
 from dashboard.stories import Shown
 from geo.map.style import CATEGORY_COLOURS
-from geo.map.text import figures_text, fmt_day, fmt_span, reported_text
+from geo.map.text import figures_text, fmt_day, fmt_span, plural, reported_text
 from geo.names import literal, upper_first
 from geo.story.details import convoy_details, front_details, place_details
 from geo.story.timeline import filter_killed
@@ -102,7 +102,7 @@ def _place(d: dict, source_name: Callable[[str], str]) -> None:
     if d["events"].empty:
         st.write("No events here inside the date window.")
     else:
-        st.markdown(f"{len(d['events'])} event(s) in the window:")
+        st.markdown(f"{plural(len(d['events']), 'event')} in the window:")
         _event_lines(d["events"], source_name)
 
 

@@ -21,7 +21,7 @@ from geo.atomic import atomic_write_text
 from geo.map.layers import base_map, browser_layers, paint_report
 from geo.map.payload import payload_json
 from geo.map.scale import Viewport, place_codes
-from geo.map.text import fmt_day, fmt_span, parse_key
+from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
 
@@ -58,15 +58,16 @@ def story_map(
 ) -> None:
     """The folium map of the window; a click on an object selects it."""
     # Its inputs, under the names it read as app.py's globals.
-    story, story_id, words, categories = shown.story, shown.id, shown.words, shown.categories
-    chosen_categories, chosen_actors = chosen.categories, chosen.actors
+    story, story_id, words = shown.story, shown.id, shown.words
+    chosen_categories = chosen.categories_or_all(shown)
+    chosen_actors = chosen.actors_or_all(shown)
     layers, tiles = chosen.layers, chosen.tiles
     window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
     parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
     as_of = [w for w, df in parts if not df.empty]
     caption_col, search_col = st.columns([3, 2], vertical_alignment="center")
     caption_col.caption(
-        f"{len(events):,} events · {window_text}"
+        f"{plural(len(events), 'event')} · {window_text}"
         + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
     )
     with search_col:
@@ -103,7 +104,7 @@ def story_map(
         data,
         start,
         end,
-        None if chosen_categories == categories else chosen_categories,
+        chosen_categories,
         chosen_actors,
         layers,
         state.selected,

@@ -59,6 +59,48 @@ def embed_box(title: str, file_name: str) -> None:
         st.code(embed_code(title, file_name), language="html", wrap_lines=True)
 
 
+def categories_summary(chosen: list[str], offered: list[str]) -> str:
+    """The categories box's title: 'Categories: all 15', '3 of 15', or none."""
+    if set(offered) <= set(chosen):
+        return f"Categories: all {len(offered)}"
+    if not chosen:
+        return "Categories: none (no events shown)"
+    return f"Categories: {len(chosen)} of {len(offered)}"
+
+
+def _categories(shown: Shown, state: ViewState) -> list[str]:
+    """The category filter, folded under a title that says how many are on. A multiselect
+    showed all 15 as red tags in a small scrolling box; here each is a toggle (one Tab stop
+    each, Enter or Space to switch), seen only when the reader opens the box."""
+    # Keyed, so the box stays open while its title changes with the choice.
+    with st.expander(categories_summary(state.categories, shown.categories), key="cats_box"):
+        chosen = st.pills(
+            "Which categories to show",
+            shown.categories,
+            selection_mode="multi",
+            key=Key.CATEGORIES,
+            label_visibility="collapsed",
+        )
+        st.button(
+            "All categories",
+            on_click=_all_categories,
+            args=(state, shown.categories),
+            disabled=set(shown.categories) <= set(chosen),
+            key="cats_all",
+        )
+    return chosen
+
+
+def _all_categories(state: ViewState, offered: list[str]) -> None:
+    state.categories = list(offered)
+
+
+def _all_actors_is_none(state: ViewState, offered: list[str]) -> None:
+    # Every actor picked is no filter: the box shows "All actors" and the URL carries none.
+    if offered and set(offered) <= set(state.actors):
+        state.actors = []
+
+
 def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
     """The sidebar's filters, layers, downloads and base map; on a map-first run, the filters
     as the session holds them (from the link, or the defaults)."""
@@ -66,13 +108,15 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
         return Filters(state.categories, state.actors, state.layers, state.tiles, state.killed)
     story = shown.story
     with st.sidebar:
-        categories = st.multiselect("Categories", shown.categories, key=Key.CATEGORIES)
+        categories = _categories(shown, state)
         actors = st.multiselect(
             "Actors",
             shown.actors,
             key=Key.ACTORS,
             placeholder="All actors",
             help="Events involving any of these",
+            on_change=_all_actors_is_none,
+            args=(state, shown.actors),
         )
         killed = _killed_filter(shown, state)
         st.caption("Layers")

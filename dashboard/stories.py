@@ -127,7 +127,13 @@ class Filters:
 
     def categories_or_all(self, shown: Shown) -> list[str] | None:
         """The chosen categories, or None when they are all of the story's (no filter)."""
-        return None if self.categories == shown.categories else self.categories
+        # As sets: switching one off and on again changes the order, not the filter.
+        return None if set(shown.categories) <= set(self.categories) else self.categories
+
+    def actors_or_all(self, shown: Shown) -> list[str]:
+        """The chosen actors, or none when they are all of the story's: all is the default, so
+        a link with every actor picked carries none."""
+        return [] if shown.actors and set(shown.actors) <= set(self.actors) else self.actors
 
     def view(self, shown: Shown, start: date, end: date, selected: str | None) -> View:
         """The view a link keeps: ``shown`` in the window [start, end] through these filters."""
@@ -137,7 +143,7 @@ class Filters:
             start,
             end,
             None if cats is None else tuple(cats),
-            tuple(self.actors),
+            tuple(self.actors_or_all(shown)),
             frozenset(self.layers),
             selected,
         )

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.stories import Filters, Shown
-from geo.map.text import figures_text
+from geo.map.text import figures_text, plural
 from geo.story.events_store import TABLE_COLUMNS
 from geo.story.export import events_geojson_parts, events_spreadsheet_parts
 from geo.story.load import FIGURES
@@ -37,8 +37,8 @@ def events_table(
         )
     if len(events) > TABLE_ROWS:
         st.caption(
-            f"Showing the first {TABLE_ROWS:,} of {len(events):,} events; the downloads hold "
-            "them all."
+            f"Showing the first {TABLE_ROWS:,} of {plural(len(events), 'event')}; the downloads "
+            "hold them all."
         )
     table = pd.DataFrame(
         {

@@ -159,3 +159,14 @@ def upper_first(text: str) -> str:
     """``text`` with its first letter upper case and the rest as it is ("ISIS-held" stays)."""
     # str.capitalize() would lower the rest: "ISIS-held" must not become "Isis-held".
     return text[:1].upper() + text[1:]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and its noun: '1 event', '2 events', '1,204 events', '8 summaries'
+    (``many`` for a plural other than word + 's'). The one way counts are written."""
+    return f"{n:,} {noun(n, word, many)}"
+
+
+def noun(n: int, word: str, many: str | None = None) -> str:
+    """The noun alone for ``n`` things: 'column' for one, 'columns' for any other number."""
+    return word if n == 1 else many or f"{word}s"

@@ -39,7 +39,7 @@ from geo.map.assets import install_static
 from geo.map.editor import editor_layers, editor_map, editor_state
 from geo.map.layers import browser_layers
 from geo.map.payload import story_payload
-from geo.names import clip, html_text, literal
+from geo.names import clip, html_text, literal, plural
 from geo.paths import default_cache_dir
 from geo.story.drafts import (
     load_draft,
@@ -63,6 +63,7 @@ from geo.story.load import (
     problem_text,
 )
 from geo.story.storage import (
+    MAX_ZIP_BYTES,
     DiskError,
     StorageError,
     StoryExistsError,
@@ -76,6 +77,7 @@ from geo.story.storage import (
 
 ROOT = Path(__file__).resolve().parents[1]
 MAX_BYTES = 1_000_000
+MAX_UPLOAD_MB = 1  # the uploader's own limit, which it shows: MAX_BYTES rounded
 FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
 DRAFTS = default_cache_dir() / "drafts"
 MAX_SEARCH = 8
@@ -385,8 +387,12 @@ if (
 # --- 1. the article ------------------------------------------------------------------------------
 with st.form("article"):
     text_in = st.text_area("Article text", height=200, max_chars=MAX_BYTES, key="article_text")
+    # The widget says its own limit under the box ("1MB per file"): the server's (20 MB, for a
+    # story zip) would contradict the 1 MB an article may have.
     upload = st.file_uploader(
-        "…or upload a file (.txt, .md, .html; at most 1 MB)", type=["txt", "md", "html", "htm"]
+        "…or upload a file (.txt, .md or .html)",
+        type=["txt", "md", "html", "htm"],
+        max_upload_size=MAX_UPLOAD_MB,
     )
     c1, c2, c3, c4 = st.columns(4)
     published_in = c1.date_input(
@@ -416,7 +422,8 @@ if go:
         progress.progress(40, text="Reading the article…")
         ex, published = read_report(text, fmt, published_in, dateline_in)
         new_draft(text, fmt, ex, published, publication.strip(), url_in.strip(), dateline_in)
-        progress.progress(100, text=f"Found {len(ss.places)} places and {len(ex.events)} events.")
+        found = f"{plural(len(ss.places), 'place')} and {plural(len(ex.events), 'event')}"
+        progress.progress(100, text=f"Found {found}.")
 
 saved_stories = find_stories(user_stories_dir())
 if saved_stories:
@@ -823,7 +830,7 @@ else:
         st.rerun()
     with problems_area:
         if problems:
-            st.error(f"{len(problems)} {'problem' if len(problems) == 1 else 'problems'} to fix "
+            st.error(f"{plural(len(problems), 'problem')} to fix "
                      "before saving (the rows are marked ⚠ in the tables):")  # fmt: skip
             for n, p in enumerate(problems[:20]):
                 a, b = st.columns([4, 1], vertical_alignment="center")
@@ -843,9 +850,10 @@ else:
     n_copied = unrewritten(events)
     if n_copied:
         st.warning(
-            f"{n_copied} {'summary still quotes' if n_copied == 1 else 'summaries still quote'}"
-            " the article word for word. The story is saved marked as a draft until you "
-            "rewrite them."
+            f"{plural(n_copied, 'summary', 'summaries')} still "
+            f"{'quotes' if n_copied == 1 else 'quote'} the article word for word. The story is "
+            "saved marked as a draft until you rewrite "
+            f"{'it' if n_copied == 1 else 'them'}."
         )
     again = ss.get("saved") == story_id
     st.write(
@@ -912,7 +920,12 @@ else:
 
 # --- zip upload ----------------------------------------------------------------------------------
 with st.expander("Upload a story zip"):
-    zipped = st.file_uploader("A zip made by Dateline's download", type=["zip"], key="zip_up")
+    zipped = st.file_uploader(
+        "A zip made by Dateline's download",
+        type=["zip"],
+        key="zip_up",
+        max_upload_size=MAX_ZIP_BYTES // 2**20,
+    )
     if zipped is not None and st.button("Add this story"):
         try:
             zfiles = files_from_zip(zipped.getvalue())

@@ -14,6 +14,7 @@ import pandas as pd
 
 # Every value that reaches map HTML goes through this one escape (None, numbers and text alike).
 from geo.names import html_text as escape
+from geo.names import noun, plural  # noqa: F401 (counts are written with these: geo/names.py)
 from geo.story.load import FIGURES
 
 _KEY = re.compile(r"\[(place|convoy|front):([a-z0-9-]+)\]")

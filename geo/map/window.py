@@ -23,7 +23,7 @@ from geo.map.payload import (
     place_rows,
     story_frame,
 )
-from geo.map.text import keyed_tip
+from geo.map.text import keyed_tip, plural
 from geo.story.load import Story
 from geo.story.timeline import convoy_until, fronts_on
 
@@ -58,7 +58,7 @@ def _clusters(plan: scale.Plan) -> list[dict]:
     out = []
     for c in plan.clusters.itertuples(index=False):
         n, key = int(c.events), f"cluster:{c.key}"
-        tip = f"{n:,} events at {c.points:,} places · click to zoom in"
+        tip = f"{plural(n, 'event')} at {plural(c.points, 'place')} · click to zoom in"
         out.append(
             {
                 "key": key,

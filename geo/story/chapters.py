@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from geo.names import noun
 from geo.story.images import (
     IMAGE_KEYS,
     MAX_CAPTION,
@@ -280,7 +281,8 @@ def _fields(table: dict, known: Known, span: tuple[date, date] | None, say) -> d
     """One [[chapters]] table's fields as Chapter takes them; None (or empty) where invalid."""
     unknown = [str(k)[:40] for k in table if k not in KEYS]
     if unknown:
-        say(f"unknown key(s) {', '.join(unknown)} (expected {', '.join(KEYS)})")
+        keys = noun(len(unknown), "key")
+        say(f"unknown {keys} {', '.join(unknown)} (expected {', '.join(KEYS)})")
     title = _text(table.get("title"), "title", MAX_TITLE, say, one_line=True)
     text = _text(table.get("text"), "text", MAX_TEXT, say)
     start, end = _window(table, span, say)

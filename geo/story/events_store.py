@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 
 from geo.atomic import atomic_write_text
 from geo.errors import READ_FAILURES, DatelineError
+from geo.names import noun
 from geo.paths import default_cache_dir
 from geo.story.checks import BASEMAP
 from geo.story.load.loaders import load_story
@@ -365,7 +366,7 @@ class EventStore:
         cols = list(ALL_COLUMNS if columns is None else columns)
         unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
         if unknown:
-            raise WindowError(f"unknown column(s): {', '.join(unknown)}")
+            raise WindowError(f"unknown {noun(len(unknown), 'column')}: {', '.join(unknown)}")
         box = _bbox(bbox)
         cats = None if categories is None else pa.array(list(categories), pa.string())
         if cats is not None and set(self.categories) <= set(cats.to_pylist()):

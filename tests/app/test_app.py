@@ -59,7 +59,7 @@ def test_window_keeps_spans_that_overlap_it():
 
 def test_category_filter():
     at = run_app(story="mini")
-    at.multiselect(key="categories").set_value(["speech", "celebration"]).run()
+    at.pills(key="categories").set_value(["speech", "celebration"]).run()
     assert rows(at) == 2
     assert at.query_params["cat"] == "speech,celebration"
 
@@ -74,7 +74,7 @@ def test_actor_filter():
 def test_url_restores_a_view():
     at = run_app(story="mini", to="2017-08-28", cat="speech,ceasefire", sel="place:baalbek")
     assert at.slider(key="window").value == (date(2017, 8, 1), date(2017, 8, 28))
-    assert set(at.multiselect(key="categories").value) == {"speech", "ceasefire"}
+    assert set(at.pills(key="categories").value) == {"speech", "ceasefire"}
     assert rows(at) == 2
     details = html.unescape(" ".join(m.value for m in at.markdown))
     assert "Baalbek" in details and "A speech about Baalbek." in details

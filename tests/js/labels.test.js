@@ -160,5 +160,5 @@ test('without Leaflet the script shares only its pure parts and first-paint help
     const window = load('basemap');
     assert.deepEqual(Object.keys(window), ['Dateline']);
     assert.deepEqual(Object.keys(window.Dateline).sort(),
-                     ['holdFirstReport', 'labels', 'reportPainted']);
+                     ['holdFirstReport', 'labels', 'plural', 'reportPainted']);
 });

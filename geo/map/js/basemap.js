@@ -9,6 +9,12 @@
 (function () {
     var DL = (window.Dateline = window.Dateline || {});
 
+    // A count and its noun, as geo/names.py plural writes it: '1 event', '2 events', '1,204
+    // events'; ``many`` for a plural other than word + 's' ('summaries').
+    DL.plural = function (n, word, many) {
+        return n.toLocaleString('en-US') + ' ' + (n === 1 ? word : many || word + 's');
+    };
+
     // --- label placement: boxes in, placements out -----------------------------------------------
     function overlaps(a, b) {
         return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -285,6 +291,20 @@
             if (!this._focused) { this._map.getContainer().focus({preventScroll: true}); }
         };
         L.DomEvent.on(map.getContainer(), 'mousedown', kb._onMouseDown, kb);
+    }
+
+    // Enter or Space on a focused marker or button-like control (role=button: markers, the
+    // full-screen box) acts as a click, as it does on a real button; Leaflet 1.9 only opens a
+    // bound popup, and the map's markers have tooltips and click handlers instead.
+    function pressWithKeys(map) {
+        L.DomEvent.on(map.getContainer(), 'keydown', function (e) {
+            var el = e.target;
+            if ((e.key === 'Enter' || e.key === ' ') && el.getAttribute &&
+                el.getAttribute('role') === 'button' && el.tagName !== 'BUTTON') {
+                L.DomEvent.preventDefault(e);
+                el.click();
+            }
+        });
     }
 
     // The page sizes the map's frame to the screen (CSS in app.py); the map fills the frame.
@@ -670,6 +690,9 @@
         onAdd: function () {
             var div = L.DomUtil.create('div', 'dl-date');
             div.setAttribute('data-testid', 'map-date');
+            // Read out when it changes (a slider move, Play), named for a screen reader.
+            div.setAttribute('role', 'status');
+            div.setAttribute('aria-label', 'Date shown on the map');
             return div;
         },
         setText: function (text) {
@@ -687,7 +710,8 @@
         options: {position: 'bottomright', open: null},
         onAdd: function (map) {
             var div = panel('dl-legend');
-            div.innerHTML = '<details><summary><b>Legend</b></summary>' +
+            div.innerHTML = '<details><summary aria-label="Legend: show or hide">' +
+                            '<b>Legend</b></summary>' +
                             '<div class="dl-grid"></div></details>';
             var size = map.getSize(), open = this.options.open;
             div.firstChild.open = open === null ? size.x >= LEGEND_OPEN[0] &&
@@ -842,6 +866,8 @@
             div.innerHTML = FULL_SCREEN_ICON;
             div.title = 'Full screen';
             div.setAttribute('role', 'button');
+            div.setAttribute('aria-label', 'Full screen');
+            div.tabIndex = 0;
             div.onclick = function () {
                 var el = map.getContainer();
                 if (document.fullscreenElement) { document.exitFullscreen(); }
@@ -1056,6 +1082,7 @@
         DL.holdFirstReport(window.Streamlit);
         makePanes(map);
         focusWithoutScroll(map);
+        pressWithKeys(map);
         if (cfg.fill !== false) { fillFrame(map); }
         DL.circles = [];
         map.on('zoomend', function () { sizeCircles(map); });

@@ -58,7 +58,7 @@
             var evs = (page.texts.events[id] || []).filter(function (e) {
                 return e.d <= end && e.e >= start;
             }).reverse();
-            el('p', evs.length + ' event(s) in the window', box, 'src');
+            el('p', DL.plural(evs.length, 'event') + ' in the window', box, 'src');
             evs.forEach(function (e) {
                 var div = el('div', null, box);
                 el('b', e.when + ' · ' + e.cat, div);
@@ -150,6 +150,7 @@
     if (page.chapters.length) {
         prev = el('button', '‹ Prev', bar);
         pick = el('select', null, bar);
+        pick.setAttribute('aria-label', 'Chapter');
         next = el('button', 'Next ›', bar);
         el('option', 'The story in ' + page.chapters.length + ' chapters', pick).value = '';
         page.chapters.forEach(function (c) { el('option', c.n + '. ' + c.title, pick).value = c.n; });

@@ -201,11 +201,13 @@
     }
     function keyed(layer, key, tip) { return tagged(layer, key, tip).on('click', report); }
 
-    // A round pin of ``inner`` px in an icon of ``size`` px.
-    function pinIcon(size, inner, colour, text, extra) {
+    // A round pin of ``inner`` px in an icon of ``size`` px; ``name`` (escaped text) is what a
+    // screen reader says for the marker (its role=button takes its name from the pin).
+    function pinIcon(size, inner, colour, text, extra, name) {
         return L.divIcon({className: 'dl-marker', iconSize: [size, size],
             iconAnchor: [size / 2, size / 2],
-            html: '<div class="dl-pin' + (extra || '') + '" style="' +
+            html: '<div class="dl-pin' + (extra || '') + '" role="img" aria-label="' + name +
+                  '" style="' +
                   (colour ? 'background:' + colour + ';' : '') + 'width:' + inner +
                   'px;height:' + inner + 'px;line-height:' + inner + 'px">' + text + '</div>'});
     }
@@ -217,7 +219,8 @@
             n += m.options.dlCount || 1;
             keys.push(m.dlKey);
         });
-        var icon = pinIcon(30, 26, null, n, ' dl-cluster');
+        var icon = pinIcon(30, 26, null, n, ' dl-cluster',
+                           DL.plural(n, 'event') + ' close together: list them');
         icon.options.html = icon.options.html.replace('<div ', '<div data-keys="' +
             esc(keys.join(' ')) + '" ');
         return icon;
@@ -229,13 +232,13 @@
         var kids = cluster.getAllChildMarkers().slice().sort(function (a, b) {
             return (b.options.dlCount || 1) - (a.options.dlCount || 1);
         });
-        L.DomUtil.create('p', 'dl-list-title', box).textContent = kids.length + ' places here';
+        L.DomUtil.create('p', 'dl-list-title', box).textContent = DL.plural(kids.length, 'place') + ' here';
         kids.forEach(function (m) {
             var b = L.DomUtil.create('button', 'dl-list-item', box);
             b.type = 'button';
             b.setAttribute('data-key', m.dlKey);
             var n = m.options.dlCount || 1;
-            b.textContent = m.options.dlName + ' · ' + n + ' event' + (n > 1 ? 's' : '');
+            b.textContent = m.options.dlName + ' · ' + DL.plural(n, 'event');
             L.DomEvent.on(b, 'click', function (ev) {
                 L.DomEvent.stop(ev);
                 map.closePopup();
@@ -384,9 +387,10 @@
                 var fam = data.families[data.cat_family[r[4]]];
                 var size = n > 1 ? 22 : 18;
                 var m = L.marker([p.lat, p.lon], {riseOnHover: true, dlCount: n, dlName: p.n,
-                    icon: pinIcon(size, size, fam.colour, n > 1 ? n : fam.symbol)});
-                keyed(m, key, '<b>' + p.nh + '</b> · ' + esc(fmtSpan(r[2], r[3])) + ' · ' + n +
-                      ' event' + (n > 1 ? 's' : '') + hiddenKey(key));
+                    icon: pinIcon(size, size, fam.colour, n > 1 ? n : fam.symbol, '',
+                                  p.nh + ', ' + DL.plural(n, 'event'))});
+                keyed(m, key, '<b>' + p.nh + '</b> · ' + esc(fmtSpan(r[2], r[3])) + ' · ' +
+                      DL.plural(n, 'event') + hiddenKey(key));
                 cluster.addLayer(m);
                 ctx.hasEvents[p.id] = n;
                 labels.push({t: p.area ? 'area' : 'story', n: p.n, p: [p.lon, p.lat],

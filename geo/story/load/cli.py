@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from geo.names import plural
 from geo.story.load.loaders import load_story
 from geo.story.load.problems import StoryError
 from geo.story.model import Problem, Story
@@ -54,7 +55,7 @@ def run_validate(argv: list[str]) -> int:
         return 1
     print(describe(story))
     _print_warnings(story.warnings)
-    print(f"OK ({len(story.warnings)} warning(s))" if story.warnings else "OK")
+    print(f"OK ({plural(len(story.warnings), 'warning')})" if story.warnings else "OK")
     return 0
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from geo.names import SLUG, clip
+from geo.names import SLUG, clip, noun
 from geo.story.load.problems import Checker
 from geo.story.load.schema import FOLDER_LIMITS, Limits
 
@@ -64,10 +64,11 @@ def read_csv(
     missing = [c for c in columns if c in required and c not in df.columns]
     unknown = [c for c in df.columns if c not in columns]
     if missing:
-        chk.add("line 1", f"missing required column(s): {', '.join(missing)}")
+        chk.add("line 1", f"missing required {noun(len(missing), 'column')}: {', '.join(missing)}")
     if unknown:
         listed = ", ".join(clip(c) for c in unknown[:5]) + (" …" if len(unknown) > 5 else "")
-        chk.add("line 1", f"unknown column(s): {listed} (expected {', '.join(columns)})")
+        cols = noun(len(unknown), "column")
+        chk.add("line 1", f"unknown {cols}: {listed} (expected {', '.join(columns)})")
     if missing:
         return None
     for c in columns:

@@ -11,7 +11,7 @@ from shapely.geometry import shape
 
 from geo.bounded import InputError, json_loads, read_text
 from geo.geometry import polygon_area_km2
-from geo.names import is_slug
+from geo.names import is_slug, noun
 from geo.story import checks
 from geo.story.checks import Outlines
 from geo.story.load.columns import is_number
@@ -112,7 +112,8 @@ def _properties(props: dict, source_ids, chk: Checker, where: str) -> bool:
         chk.add(where, "id must be lowercase letters, digits and '-'")
     wrong = [k for k in _TEXT_KEYS if props.get(k) is not None and not isinstance(props[k], str)]
     if wrong:
-        chk.add(where, f"property(ies) {', '.join(wrong)} must be text")
+        props_word = noun(len(wrong), "property", "properties")
+        chk.add(where, f"{props_word} {', '.join(wrong)} must be text")
         return False
     if props.get("side") not in (None, "") and props["side"] not in ("LB", "SY"):
         chk.add(where, f"side {props['side']!r} must be LB or SY")

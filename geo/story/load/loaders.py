@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from geo.errors import READ_FAILURES
-from geo.names import is_slug
+from geo.names import is_slug, plural
 from geo.story import checks
 from geo.story.chapters import Known, parse_chapters
 from geo.story.checks import BASEMAP, Outlines
@@ -190,7 +190,7 @@ def _leg_time(a: checks.Position, b: checks.Position) -> tuple[str, str]:
     """The time _convoy_speed allows from ``a`` to ``b`` and what to check, for its message."""
     days = (b.day - a.day).days
     if days > 0:
-        return f"{days} day(s)", "lat/lon, radius_m or the date"
+        return plural(days, "day"), "lat/lon, radius_m or the date"
     hours = f"{checks.SAME_DAY_HOURS:g} h"
     return f"{hours} (one date: at most {hours} apart)", "lat/lon, radius_m, the date or row order"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from geo.bounded import InputError, read_text, toml_loads
-from geo.names import clip, is_slug, one_line
+from geo.names import clip, is_slug, noun, one_line
 from geo.story.load.columns import is_number
 from geo.story.load.problems import Checker
 from geo.story.load.schema import (
@@ -196,7 +196,8 @@ def _check_source(n: int, src: Any, seen: set[str], chk: Checker, warnings: list
     if unknown:
         chk.add(
             where,
-            f"unknown key(s) {clip(', '.join(unknown))} (expected {', '.join(SOURCE_KEYS)})",
+            f"unknown {noun(len(unknown), 'key')} {clip(', '.join(unknown))} "
+            f"(expected {', '.join(SOURCE_KEYS)})",
         )
     long = [k for k, v in src.items() if isinstance(v, str) and len(v) > MAX_FIELD]
     if long:

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from geo.errors import READ_FAILURES, DatelineError, failure_text
-from geo.names import clip
+from geo.names import clip, plural
 from geo.story.load.schema import MAX_MESSAGE, PROBLEMS_PER_FILE, ROWS_PER_CHECK
 from geo.story.model import Problem
 
@@ -35,7 +35,9 @@ class Problems(list):
 
     def closed(self) -> list[Problem]:
         """The kept problems plus one line per file saying how many more there were."""
-        more = [Problem(f, "", f"... and {n:,} more problem(s)") for f, n in self.dropped.items()]
+        more = [
+            Problem(f, "", f"... and {plural(n, 'more problem')}") for f, n in self.dropped.items()
+        ]
         return [*self, *more]
 
 
@@ -47,7 +49,7 @@ class StoryError(DatelineError, ValueError):
         self.problems = problems.closed() if isinstance(problems, Problems) else list(problems)
         self.warnings = list(warnings)
         lines = "\n".join(f"  {p}" for p in self.problems)
-        super().__init__(f"{len(self.problems)} problem(s) in story {self.path}:\n{lines}")
+        super().__init__(f"{plural(len(self.problems), 'problem')} in story {self.path}:\n{lines}")
 
 
 def problem_text(exc: StoryError, limit: int = 30) -> str:
@@ -92,5 +94,5 @@ class Checker:
             self.add(f"line {int(idx) + self.first_line}", message(idx))
         if len(hits) > ROWS_PER_CHECK:
             first = message(hits[0])
-            self.add("", f"{len(hits) - ROWS_PER_CHECK:,} more line(s) like: {first[:120]}")
+            self.add("", f"{plural(len(hits) - ROWS_PER_CHECK, 'more line')} like: {first[:120]}")
             self.count += len(hits) - ROWS_PER_CHECK - 1

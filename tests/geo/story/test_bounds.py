@@ -142,7 +142,7 @@ def test_a_zip_with_a_big_unknown_key_is_not_saved(tmp_path: Path):
     with pytest.raises(StoryError) as info:
         save_story(tmp_path, zip_story_id(files, "x.zip"), files, limits=UPLOAD_LIMITS)
     shown = [str(p) for p in info.value.problems]
-    assert "story.toml:source 2: unknown key(s) junk (expected id, publication, date, url)" in shown
+    assert "story.toml:source 2: unknown key junk (expected id, publication, date, url)" in shown
     assert not any(tmp_path.iterdir())
 
 

@@ -239,7 +239,7 @@ BROKEN = [
     (
         'select = "place:baalbek"',
         'selection = "place:baalbek"',
-        f"story.toml:{C2}: unknown key(s) selection (expected title, start, end, text, sources,"
+        f"story.toml:{C2}: unknown key selection (expected title, start, end, text, sources,"
         " select, view, image)",
     ),
     (

@@ -243,5 +243,5 @@ def test_source_without_url_is_a_warning_not_a_problem(story_dir_mini):
 def test_cli_prints_warnings_and_still_passes(capsys):
     assert main(["validate", str(MINI)]) == 0
     captured = capsys.readouterr()
-    assert "OK (1 warning(s))" in captured.out
+    assert "OK (1 warning)" in captured.out
     assert "warning: story.toml:source 1 (test): has no url" in captured.err
