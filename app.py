@@ -24,8 +24,8 @@ from dashboard.chapters import (
 from dashboard.charts import timeline
 from dashboard.dates import DATES_KEY, date_controls, play_pace, play_step
 from dashboard.details import DETAILS_KEY, about, details
-from dashboard.event_list import LIST_KEY, event_list
-from dashboard.map_panel import MAP_KEY, story_map
+from dashboard.event_list import BESIDE_KEY, LIST_KEY, SKIP_KEY, beside_map, event_list, skip_map
+from dashboard.map_panel import MAP_KEY, map_head, story_map
 from dashboard.reruns import (
     play_step_seconds,
     rerun_panel,
@@ -66,9 +66,6 @@ PHONE_CSS = (
     ".st-key-tour{display:none}"
     f"[data-testid=stLayoutWrapper]:has(> .st-key-{DATES_KEY}){{order:1}}"
     f"[data-testid=stElementContainer].st-key-{Key.SHOW_TABLE}{{order:2}}"
-    # The window's one-line summary goes under the map, which the date box already dates.
-    f".st-key-{MAP_KEY} [data-testid=stElementContainer]"
-    ":has([data-testid=stCaptionContainer]){order:1}"
     "iframe[title='streamlit_folium.st_folium']{height:max(300px,calc(100svh - 240px))"
     " !important}}"
 )
@@ -85,7 +82,7 @@ st.html(
     f".st-key-{CHAPTER_BAR_KEY},.st-key-{CHAPTER_ROOM_KEY}{{min-height:{CHAPTER_BAR_PX}px}}"
     # The picker shows as much of the chapter's title as fits, then an ellipsis.
     f".st-key-{Key.CHAPTER_PICK} input{{text-overflow:ellipsis}}"
-    "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 250px),640px)"
+    "iframe[title='streamlit_folium.st_folium']{height:clamp(300px,calc(100vh - 300px),640px)"
     " !important}"
     # Streamlit fades captions (opacity .6): 3.7:1 on white, WCAG AA wants 4.5:1 (6.4:1 here).
     "[data-testid='stCaptionContainer']{opacity:1 !important;color:#5b5d66 !important}"
@@ -97,6 +94,15 @@ st.html(
     f".st-key-{LIST_KEY} button{{justify-content:flex-start;text-align:left;min-height:0;"
     f"padding:2px 4px}}.st-key-{LIST_KEY} button *{{justify-content:flex-start;"
     "text-align:left;font-size:.85rem}"
+    # Play's speeds, compact: with Play, Reset and Loop they fit one row beside the slider.
+    f".st-key-{Key.SPEED} button{{padding:0 .5rem;min-height:2.25rem}}"
+    # The skip link and its target take no room (no gap in the column's flow); the link waits
+    # off the page and shows over the map's top-left corner while it has the keyboard's focus.
+    f".st-key-{SKIP_KEY},.st-key-{BESIDE_KEY}{{position:absolute;width:0;height:0}}"
+    f".st-key-{SKIP_KEY}{{z-index:1000}}"
+    ".dl-skip{position:absolute;left:-10000px;white-space:nowrap;background:#fff;"
+    "color:#0b57d0;padding:6px 10px;border:2px solid #0b57d0;border-radius:4px;font-weight:600}"
+    ".dl-skip:focus{left:0;top:0}"
     f"{PHONE_CSS}</style>"
 )
 
@@ -198,6 +204,8 @@ def story_panel(
     if whole:
         # Keyed: on a phone the map's cue scrolls to it (js/basemap.js: DetailsCue).
         with detail_col, st.container(key=DETAILS_KEY):
+            beside_map()
+            map_head(shown, state, events, start, end)
             about(story)
             if current is not None:
                 chapter_text(current, shown.source_names)
@@ -208,6 +216,7 @@ def story_panel(
         if st.toggle("Events in the window, as a table", key=Key.SHOW_TABLE):
             events_table(shown, chosen, start, end, events)
     with map_col, st.container(key=MAP_KEY):
+        skip_map()
         story_map(start, end, events, shown, chosen, state, whole)
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.

@@ -88,7 +88,8 @@ def date_controls(shown: Shown, state: ViewState) -> tuple[date, date]:
         # A one-day story (a report's happenings of one day): a slider needs two ends.
         st.caption(f"{DATES_LABEL}: {fmt_day(story.start)}, the story's one day")
         return story.start, story.end
-    slider_col, buttons_col = st.columns([7, 5], vertical_alignment="bottom")
+    # Room for Play, Reset, the speeds and Loop in one row beside the slider on a laptop.
+    slider_col, buttons_col = st.columns([13, 11], vertical_alignment="bottom")
     with slider_col:
         start, end = st.slider(
             DATES_LABEL,
@@ -103,7 +104,7 @@ def date_controls(shown: Shown, state: ViewState) -> tuple[date, date]:
         if story.chapters:
             st.html(chapter_marks_html(story))
     # One row even on a phone, where columns stack.
-    with buttons_col, st.container(horizontal=True, vertical_alignment="bottom"):
+    with buttons_col, st.container(horizontal=True, vertical_alignment="center", gap="small"):
         _play_buttons(shown, state)
     return start, end
 
@@ -131,4 +132,5 @@ def _play_buttons(shown: Shown, state: ViewState) -> None:
         label_visibility="collapsed",
         help="Play's speed",
     )
-    st.toggle("Loop", key=Key.LOOP, help="At the window's end, Play starts again from its start")
+    # No help icon: its room would push Loop onto a second row on a laptop (README says it).
+    st.toggle("Loop", key=Key.LOOP)

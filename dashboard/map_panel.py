@@ -47,6 +47,21 @@ def _payload_url(path: str, fingerprint: tuple) -> str:
     return f"/app/static/story-data/{name}"
 
 
+def map_head(shown: Shown, state: ViewState, events: pd.DataFrame, start: date, end: date) -> None:
+    """The window's events count and the place search, at the top of the panel beside the map
+    (on a phone: under it): above the map they took a row of a laptop's first screen."""
+    story, words = shown.story, shown.words
+    window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
+    parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
+    as_of = [w for w, df in parts if not df.empty]
+    # The map's date box says "As of …"; which layers are drawn as of the last day is on hover.
+    st.caption(
+        f"{plural(len(events), 'event')} · {window_text}",
+        help=f"{' and '.join(as_of).capitalize()} as of {fmt_day(end)}" if as_of else None,
+    )
+    place_search(shown, state)
+
+
 def story_map(
     start: date,
     end: date,
@@ -58,20 +73,10 @@ def story_map(
 ) -> None:
     """The folium map of the window; a click on an object selects it."""
     # Its inputs, under the names it read as app.py's globals.
-    story, story_id, words = shown.story, shown.id, shown.words
+    story, story_id = shown.story, shown.id
     chosen_categories = chosen.categories_or_all(shown)
     chosen_actors = chosen.actors_or_all(shown)
     layers, tiles = chosen.layers, chosen.tiles
-    window_text = fmt_span(pd.Timestamp(start), pd.Timestamp(end))
-    parts = ((literal(words["convoy"]), story.convoy), (literal(words["enclave"]), story.fronts))
-    as_of = [w for w, df in parts if not df.empty]
-    caption_col, search_col = st.columns([3, 2], vertical_alignment="center")
-    caption_col.caption(
-        f"{plural(len(events), 'event')} · {window_text}"
-        + (f" · {' and '.join(as_of)} as of {fmt_day(end)}" if as_of else "")
-    )
-    with search_col:
-        place_search(shown, state)
     pinned = state.pinned if state.pinned_for in (None, story_id) else None
     state.pinned_for = story_id
     # Built anew on each run: st_folium renames the map while rendering it, so a kept map

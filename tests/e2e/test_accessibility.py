@@ -174,3 +174,21 @@ def test_a_focused_marker_shows_a_ring_and_enter_selects_it(server, page_for):
     expect(frame.get_by_role("status", name="Date shown on the map")).to_have_text(
         "As of 31 Aug 2017"
     )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_skip_link_takes_the_keyboard_past_the_maps_markers(server, page_for, size):
+    page, traffic = page_for(server, viewport=SIZES[size])
+    ready_map(page)
+    skip = tab_to(page, lambda f: f["text"].startswith("Skip the map"))
+    assert_ring(skip)
+    # Hidden until focused; then shown whole, over the map's corner.
+    link = page.locator("a.dl-skip")
+    box = link.bounding_box()
+    assert box is not None and box["width"] > 150 and box["x"] >= 0, box
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id === 'dl-beside-map'")
+    # The events list's box is a few Tab presses on, not past a stop for every marker (30+).
+    box = tab_to(page, lambda f: f["inList"] and f["tag"] == "SUMMARY", most=6)
+    assert_ring(box)
+    assert not traffic.console_errors, traffic.console_errors

@@ -981,10 +981,8 @@
                 // so the server's draw that leaves the chapter is framed.
                 if (forced === 'new') {
                     this._lastFit = key;
-                    this._move(function (map) {
-                        map.fitBounds(s.force.bounds, {padding: [FIT_PAD, FIT_PAD], maxZoom: 12,
-                                                       animate: !first});
-                    });
+                    var chapterPad = this._fitPad(12, !first);
+                    this._move(function (map) { map.fitBounds(s.force.bounds, chapterPad); });
                 } else if (focusMoved && s.focus) {
                     this._follow([s.focus], null, first, maxZoom);  // a place picked meanwhile
                 }
@@ -993,10 +991,8 @@
             this._cap(s.max_zoom);
             if (s.fit && key !== this._lastFit && !this._userMoved &&
                     (first ? s.fit_first : !this._framed(s.fit, maxZoom))) {
-                this._move(function (map) {
-                    map.fitBounds(s.fit, {padding: [FIT_PAD, FIT_PAD], maxZoom: maxZoom,
-                                          animate: !first});
-                });
+                var pad = this._fitPad(maxZoom, !first);
+                this._move(function (map) { map.fitBounds(s.fit, pad); });
             }
             this._lastFit = key;
             this._follow(this._kept(s, first, dateMoved, focusMoved), s.fit, first, maxZoom);
@@ -1031,9 +1027,23 @@
             if (first || !dateMoved) { return s.focus && (first || focusMoved) ? [s.focus] : []; }
             return s.keep || [];
         },
+        // A frame's padding: clear of the controls in the map's bottom corners (the locator
+        // inset and scale, the legend when open), at most a third of the map's height, so the
+        // framed markers do not sit under the legend.
+        _fitPad: function (maxZoom, animate) {
+            var map = this._map, under = 0;
+            map.getContainer().querySelectorAll('.leaflet-bottom').forEach(function (corner) {
+                under = Math.max(under, corner.offsetHeight);
+            });
+            under = Math.min(under, map.getSize().y / 3);
+            return {paddingTopLeft: [FIT_PAD, FIT_PAD],
+                    paddingBottomRight: [FIT_PAD, Math.max(FIT_PAD, under)],
+                    maxZoom: maxZoom, animate: animate};
+        },
         _follow: function (follow, fit, first, maxZoom) {
             var inner = this._map.getBounds().pad(-0.08), userMoved = this._userMoved;
             if (!follow.some(function (ll) { return !inner.contains(ll); })) { return; }
+            var pad = this._fitPad(maxZoom, true);
             this._move(function (map) {
                 if (follow.length === 1) {
                     map.panInside(follow[0], {padding: [60, 60], animate: !first});
@@ -1041,8 +1051,7 @@
                     // The window's own frame holds the convoy: panning from one of its groups
                     // to the other at the opening zoom showed neither the enclave nor the
                     // convoy whole, and moved the map on every step.
-                    map.fitBounds(L.latLngBounds(fit).extend(follow),
-                                  {padding: [FIT_PAD, FIT_PAD], maxZoom: maxZoom});
+                    map.fitBounds(L.latLngBounds(fit).extend(follow), pad);
                 } else {
                     // The reader's zoom is kept if the groups fit in it, else it widens.
                     map.fitBounds(follow, {padding: [60, 60], maxZoom: map.getZoom()});
