@@ -24,7 +24,7 @@ from dashboard.chapters import (
 from dashboard.charts import timeline
 from dashboard.dates import DATES_KEY, date_controls, play_pace, play_step
 from dashboard.details import DETAILS_KEY, about, details
-from dashboard.event_list import BESIDE_KEY, LIST_KEY, SKIP_KEY, beside_map, event_list, skip_map
+from dashboard.event_list import LIST_KEY, event_list, skip_map
 from dashboard.map_panel import MAP_KEY, map_head, story_map
 from dashboard.reruns import (
     play_step_seconds,
@@ -96,10 +96,10 @@ st.html(
     "text-align:left;font-size:.85rem}"
     # Play's speeds, compact: with Play, Reset and Loop they fit one row beside the slider.
     f".st-key-{Key.SPEED} button{{padding:0 .5rem;min-height:2.25rem}}"
-    # The skip link and its target take no room (no gap in the column's flow); the link waits
+    # The skip link takes no room (no gap in the column's flow); the link waits
     # off the page and shows over the map's top-left corner while it has the keyboard's focus.
-    f".st-key-{SKIP_KEY},.st-key-{BESIDE_KEY}{{position:absolute;width:0;height:0}}"
-    f".st-key-{SKIP_KEY}{{z-index:1000}}"
+    "[data-testid=stElementContainer]:has(.dl-skip){position:absolute;width:0;height:0;"
+    "z-index:1000}"
     ".dl-skip{position:absolute;left:-10000px;white-space:nowrap;background:#fff;"
     "color:#0b57d0;padding:6px 10px;border:2px solid #0b57d0;border-radius:4px;font-weight:600}"
     ".dl-skip:focus{left:0;top:0}"
@@ -204,7 +204,6 @@ def story_panel(
     if whole:
         # Keyed: on a phone the map's cue scrolls to it (js/basemap.js: DetailsCue).
         with detail_col, st.container(key=DETAILS_KEY):
-            beside_map()
             map_head(shown, state, events, start, end)
             about(story)
             if current is not None:

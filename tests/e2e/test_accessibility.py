@@ -187,8 +187,9 @@ def test_the_skip_link_takes_the_keyboard_past_the_maps_markers(server, page_for
     box = link.bounding_box()
     assert box is not None and box["width"] > 150 and box["x"] >= 0, box
     page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement.id === 'dl-beside-map'")
-    # The events list's box is a few Tab presses on, not past a stop for every marker (30+).
-    box = tab_to(page, lambda f: f["inList"] and f["tag"] == "SUMMARY", most=6)
+    page.wait_for_function("location.hash === '#details'")
+    # The events list's box is the next stop after the details, not past one for every
+    # marker (30+).
+    box = tab_to(page, lambda f: f["inList"] and f["tag"] == "SUMMARY", most=2)
     assert_ring(box)
     assert not traffic.console_errors, traffic.console_errors
