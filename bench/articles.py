@@ -278,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path)
     args = parser.parse_args(argv)
     gazetteer = Gazetteer.load(cache_dir=args.cache_dir)
-    # Warm: the first call of each lazy table (dateparser, the qualified-only division names).
+    # Warm: the first call of each lazy table (word lists, actors, capitals, the qualified-only
+    # division names).
     extract("Warm-up in Paris on Monday, two days ago, in Nineveh province.", date(2020, 1, 1),
             gazetteer=gazetteer)  # fmt: skip
     tallies: dict[str, Tally] = {"tune": Tally(), "holdout": Tally()}

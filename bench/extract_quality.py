@@ -199,7 +199,7 @@ def thousand_words(paths: list[Path]) -> str:
 def time_thousand(paths: list[Path], gazetteer: Gazetteer, runs: int = 7) -> float:
     """Median seconds of ``extract`` on a 1,000-word article, index already built."""
     text = thousand_words(paths)
-    extract(text, date(2017, 8, 28), gazetteer=gazetteer)  # warm: dateparser, regexes
+    extract(text, date(2017, 8, 28), gazetteer=gazetteer)  # warm: lazy tables, regexes
     times = []
     for _ in range(runs):
         start = time.perf_counter()

@@ -728,7 +728,7 @@ else:
             groups = []
             try:
                 draft = preview(files)
-            except (StoryError, StorageError):
+            except DatelineError:  # StoryError, or DiskError: both are said below
                 draft = None  # the problems are listed below; the places are still drawn
             if draft is not None and len(draft.places):
                 groups = browser_layers(
@@ -819,7 +819,7 @@ else:
         preview(files)
     except StoryError as exc:
         problems = locate_problems(exc.problems, places, events)
-    except StorageError as exc:
+    except DatelineError as exc:  # the temporary copy could not be written (DiskError)
         st.error(literal(exc))
     by_row: dict[str, dict] = {"places": {}, "events": {}}
     for p in problems:

@@ -2,15 +2,12 @@
 
 ``extract(text, published)`` returns an :class:`Extraction`; every span is a [start, end)
 character range in ``Extraction.text``, the article as plain text (HTML and Markdown are
-stripped first). ``python -m geo extract FILE --date YYYY-MM-DD`` prints it as JSON.
+stripped first). ``python -m geo extract FILE --date YYYY-MM-DD`` (``cli``) prints it as JSON.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import json
-import sys
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -146,49 +143,3 @@ def load_story_places(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     csv_path = p / "places.csv" if p.is_dir() else p
     return pd.read_csv(csv_path, dtype=str, keep_default_na=False)
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m geo extract",
-        description="Print the places, dates, figures, actors and draft events of an article.",
-    )
-    parser.add_argument("file", help="article as .txt, .md or .html; '-' reads standard input")
-    parser.add_argument("--date", required=True, help="publication date, YYYY-MM-DD")
-    parser.add_argument("--story", help="story folder (or its places.csv) to match places against")
-    parser.add_argument("--dateline", help="place the report was filed from, if not in the text")
-    parser.add_argument("--format", choices=["text", "markdown", "html"], help="default: guessed")
-    parser.add_argument("--cache-dir", help="folder for the GeoNames index (default: user cache)")
-    parser.add_argument("--no-text", action="store_true", help="leave the plain text out")
-    return parser
-
-
-def run_extract(argv: list[str]) -> int:
-    """CLI entry point: JSON on standard output; 2 on bad arguments or unreadable input."""
-    parser = _parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    try:
-        published = date.fromisoformat(args.date)
-    except ValueError:
-        print(f"error: --date must be YYYY-MM-DD, got {args.date!r}", file=sys.stderr)
-        return 2
-    try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
-        story = load_story_places(args.story) if args.story else None
-    except (OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    fmt = args.format
-    if fmt is None and args.file != "-":
-        suffix = Path(args.file).suffix.lower()
-        fmt = {".html": "html", ".htm": "html", ".md": "markdown", ".txt": "text"}.get(suffix)
-    cache_dir = Path(args.cache_dir) if args.cache_dir else None
-    gazetteer = Gazetteer.load(story, cache_dir=cache_dir)
-    result = extract(text, published, dateline=args.dateline, gazetteer=gazetteer, fmt=fmt)
-    record = result.to_dict(include_text=not args.no_text, include_passed_over=True)
-    json.dump(record, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
-    return 0

@@ -17,7 +17,7 @@ from geo.geocoders.gazetteer import GazetteerPlace
 from geo.geometry import distance_km
 from geo.names import slugify
 from geo.story.load import CATEGORIES, CONFIDENCE, FIGURES, PLACE_KINDS, Story, load_story
-from geo.story.storage import StorageError, fs_reason, story_files
+from geo.story.storage import DiskError, fs_reason, story_files
 
 PLACE_TABLE = (
     "keep", "id", "name", "aliases", "kind", "country", "lat", "lon", "radius_m", "mentions",
@@ -555,21 +555,18 @@ def locate_problems(problems, places: pd.DataFrame, events: pd.DataFrame) -> lis
 def preview(files: dict[str, bytes]) -> Story:
     """Load story files through the real loader.
 
-    Raises StoryError listing the problems, StorageError when the temporary copy cannot be
-    written.
+    Raises StoryError listing the problems, DiskError when the file system refuses the
+    temporary copy (both DatelineErrors, which the New story page shows as messages).
     """
+    tmp = None
     try:
         tmp = Path(tempfile.mkdtemp(prefix="dateline-preview-"))
-    except OSError as exc:
-        message = f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
-        raise StorageError(message) from exc
-    try:
         for name, data in files.items():
             (tmp / name).write_bytes(data)
         return load_story(tmp)
     except OSError as exc:  # a full disk or a file-size limit (EFBIG) while writing the copy
-        raise StorageError(
-            f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
-        ) from exc
+        message = f"The draft cannot be checked: {fs_reason(exc)}. Nothing was saved."
+        raise DiskError(message) from exc
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -44,8 +44,6 @@ def _set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-KINDS = ("killed", "injured", "missing", "displaced", "arrested", "evacuated", "homes", "people")
-
 # Counted nouns, singular and plural, to the normalised ``what``.
 _NOUNS: dict[str, str] = {}
 for _what, _forms in {

@@ -1,4 +1,4 @@
-"""``python -m geo geocode NAME`` (one place as a JSON object) and ``python -m geo prepare``."""
+"""``python -m geo geocode NAME``: one place as a JSON object."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from geopy.location import Location
 
 from geo.errors import DatelineError
 from geo.geocoders.chain import ChainResult, GeocoderChain
-from geo.geocoders.gazetteer import Gazetteer, load_geonames_index
+from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder, QueryError, parse_coordinates
-from geo.paths import default_cache_dir
 
 DEFAULT_STORY = Path(__file__).resolve().parents[2] / "data" / "stories" / "qalamoun-2017"
 
@@ -24,12 +23,8 @@ class _UsageError(DatelineError):
     """Bad command line: message for stderr, exit status 2."""
 
 
-def geocode_parser() -> argparse.ArgumentParser:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m geo geocode``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m geo geocode",
-        description="Place a name offline (story places, then GeoNames); print one JSON object.",
-    )
     parser.add_argument("query", help='place name, e.g. "Ras Baalbek"')
     parser.add_argument(
         "--story",
@@ -47,7 +42,6 @@ def geocode_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--candidates", type=int, default=5, help="how many passed-over to list")
     parser.add_argument("--cache-dir", type=Path, default=None, help="index and answer cache")
-    return parser
 
 
 def _story_places(args: argparse.Namespace) -> pd.DataFrame | None:
@@ -101,12 +95,8 @@ def result_json(result: ChainResult, max_candidates: int) -> dict[str, Any]:
     return out
 
 
-def run_geocode(argv: list[str]) -> int:
-    """Entry point: 0 found, 1 not found, 2 bad query or arguments."""
-    try:
-        args = geocode_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its message
-        return int(exc.code or 0)
+def run(args: argparse.Namespace) -> int:
+    """Entry point: 0 found, 1 not found, 2 bad query or story."""
     try:
         focus = parse_coordinates(args.focus) if args.focus else None
         places = _story_places(args)
@@ -122,27 +112,3 @@ def run_geocode(argv: list[str]) -> int:
         return 2
     print(json.dumps(result_json(result, args.candidates), ensure_ascii=False))
     return 0 if result.found else 1
-
-
-def prepare_parser() -> argparse.ArgumentParser:
-    """``python -m geo prepare`` takes no arguments."""
-    return argparse.ArgumentParser(
-        prog="python -m geo prepare",
-        description="Build the GeoNames place index into the cache folder now (at set-up), so"
-        " that no reader's first extraction waits for it.",
-    )
-
-
-def run_prepare(argv: list[str]) -> int:
-    """Entry point: 0 when the index is ready, 2 on any argument."""
-    import time
-
-    try:
-        prepare_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its message
-        return int(exc.code or 0)
-    start = time.perf_counter()
-    load_geonames_index()
-    took = time.perf_counter() - start
-    print(f"Place index ready in {default_cache_dir()} ({took:.1f} s).")
-    return 0

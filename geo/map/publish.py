@@ -277,15 +277,16 @@ Outlines of fronts are approximate. Made with Dateline.</p></footer>
 """
 
 
-def run_publish(argv: list[str]) -> int:
-    """Command line: ``python -m geo publish STORY_DIR OUT.html [--chapter N]``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m geo publish", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument("story", type=Path)
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--chapter", type=int, default=None)
-    args = parser.parse_args(argv)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m geo publish STORY_DIR OUT.html [--chapter N]``."""
+    parser.description = __doc__.splitlines()[0]
+    parser.add_argument("story", type=Path, metavar="STORY_DIR", help="the story folder")
+    parser.add_argument("out", type=Path, metavar="OUT.html", help="the page to write")
+    parser.add_argument("--chapter", type=int, default=None, help="open at this chapter")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point: 0 written, 1 the story has problems, 2 no such chapter."""
     try:
         story = load_story(args.story)
     except StoryError as exc:

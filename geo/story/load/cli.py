@@ -31,22 +31,16 @@ def describe(story: Story) -> str:
     return "\n".join(lines)
 
 
-def parser() -> argparse.ArgumentParser:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``python -m geo validate``."""
-    out = argparse.ArgumentParser(
-        prog="python -m geo validate",
-        description="Check a story folder: its summary and exit 0, or every problem and exit 1.",
+    parser.description = (
+        "Check a story folder: its summary and exit 0, or every problem and exit 1."
     )
-    out.add_argument("path", metavar="PATH", help="the story folder")
-    return out
+    parser.add_argument("path", metavar="PATH", help="the story folder")
 
 
-def run_validate(argv: list[str]) -> int:
-    """Entry point: 0 valid (warnings printed), 1 problems, 2 bad arguments."""
-    try:
-        args = parser().parse_args(argv)
-    except SystemExit as exc:  # argparse has printed its message
-        return int(exc.code or 0)
+def run(args: argparse.Namespace) -> int:
+    """Entry point: 0 valid (warnings printed), 1 problems."""
     try:
         story = load_story(args.path)
     except StoryError as exc:

@@ -61,8 +61,8 @@ def found(text: str, published: date) -> list[tuple[str, date, date]]:
         ("in the past 24 hours", MON, [("the past 24 hours", D(2017, 8, 27), MON)]),
         ("three days ago", MON, [("three days ago", D(2017, 8, 25), D(2017, 8, 25))]),
         ("in two weeks", MON, [("two weeks", D(2017, 9, 11), D(2017, 9, 11))]),
-        # Every number word the pattern takes, not only those up to twelve (dateparser, which
-        # resolved these before, knew no "thirteen": the date was lost).
+        # Every number word the pattern takes, not only those up to twelve: "thirteen days
+        # ago" is a date too.
         ("thirteen days ago", MON, [("thirteen days ago", D(2017, 8, 15), D(2017, 8, 15))]),
         ("Twenty Years Ago", MON, [("Twenty Years Ago", D(1997, 1, 1), D(1997, 12, 31))]),
         ("in three months", MON, [("three months", D(2017, 11, 1), D(2017, 11, 30))]),

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from datetime import date
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from geo.extract import extract
+from geo.errors import DatelineError
+from geo.extract import draft, extract
 from geo.extract.draft import (
     PLACE_TABLE,
     DraftMeta,
@@ -22,6 +26,7 @@ from geo.extract.draft import (
 from geo.geocoders.gazetteer import Gazetteer
 from geo.names import slugify
 from geo.story.load import StoryError
+from geo.story.storage import DiskError
 from tests.helpers import FIXTURES
 
 ARTICLE = (FIXTURES / "articles" / "wire_arsal.txt").read_text()
@@ -112,6 +117,43 @@ def test_bad_coordinates_fail_validation_with_the_line(ex):
     with pytest.raises(StoryError) as info:
         preview(files)
     assert any("places.csv:line 2: lat 123" in str(p) for p in info.value.problems)
+
+
+@pytest.mark.parametrize(
+    ("step", "code", "reason"),
+    [
+        ("mkdtemp", errno.ENOSPC, "the disk is full"),
+        ("write", errno.EFBIG, "a file is larger than this system allows"),
+        ("load", errno.EACCES, "there is no permission to write there"),
+    ],
+)
+def test_a_file_system_fault_in_preview_is_a_disk_error(ex, monkeypatch, step, code, reason):
+    # The page shows a DatelineError as a message; a bare OSError would be a traceback.
+    places = draft_places(ex)
+    _, files, _ = story_from_draft(
+        DraftMeta("T", "", PUBLISHED, ""), places, draft_events(ex, places)
+    )
+    made: list[Path] = []
+    mkdtemp = draft.tempfile.mkdtemp
+
+    def fail(*_a, **_k):
+        raise OSError(code, os.strerror(code))
+
+    def record(*a, **k):
+        made.append(Path(mkdtemp(*a, **k)))
+        return str(made[-1])
+
+    monkeypatch.setattr(draft.tempfile, "mkdtemp", fail if step == "mkdtemp" else record)
+    if step == "write":
+        monkeypatch.setattr(Path, "write_bytes", fail)
+    if step == "load":
+        monkeypatch.setattr(draft, "load_story", fail)
+    with pytest.raises(DiskError) as info:
+        preview(files)
+    assert isinstance(info.value, DatelineError)
+    assert str(info.value) == f"The draft cannot be checked: {reason}. Nothing was saved."
+    assert isinstance(info.value.__cause__, OSError)
+    assert len(made) == (step != "mkdtemp") and not any(p.exists() for p in made)
 
 
 def test_add_found_appends_a_row_once():

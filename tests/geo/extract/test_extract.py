@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from geo.extract import extract, run_extract
+from geo.__main__ import main
+from geo.extract import extract
 from geo.geocoders.gazetteer import Gazetteer
 from geo.names import normalize
 
@@ -177,7 +178,7 @@ def test_fixture_keys_are_well_formed() -> None:
 def test_cli_prints_json(tmp_path_factory, tmp_path: Path, capsys) -> None:
     article = tmp_path / "a.txt"
     article.write_text(WIRE, "utf-8")
-    code = run_extract([str(article), "--date", "2017-08-28", "--story",
+    code = main(["extract", str(article), "--date", "2017-08-28", "--story",
                         str(FIXTURES / "extract_places.csv"), "--cache-dir",
                         str(cache_dir(tmp_path_factory)), "--no-text"])  # fmt: skip
     assert code == 0
@@ -191,7 +192,7 @@ def test_cli_prints_json(tmp_path_factory, tmp_path: Path, capsys) -> None:
 def test_cli_reads_html_by_suffix(tmp_path_factory, tmp_path: Path, capsys) -> None:
     page = tmp_path / "a.html"
     page.write_text("<html><body><script>Paris</script><p>Rain in Karachi.</p></body></html>")
-    code = run_extract([str(page), "--date", "2022-08-30", "--cache-dir",
+    code = main(["extract", str(page), "--date", "2022-08-30", "--cache-dir",
                         str(cache_dir(tmp_path_factory))])  # fmt: skip
     assert code == 0
     out = json.loads(capsys.readouterr().out)
@@ -212,12 +213,12 @@ def test_cli_errors(tmp_path: Path, capsys, args: list[str], message: str) -> No
     argv = [a.replace("{article}", str(article)) for a in args]
     if argv[0] == "missing.txt":
         argv[0] = str(tmp_path / "missing.txt")
-    assert run_extract(argv) == 2
+    assert main(["extract", *argv]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_cli_usage_error(capsys) -> None:
-    assert run_extract([]) == 2
+    assert main(["extract"]) == 2
     assert "usage" in capsys.readouterr().err
 
 

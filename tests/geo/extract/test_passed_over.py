@@ -11,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from geo.extract import MAX_PASSED_OVER, Extraction, extract, run_extract
+from geo.__main__ import main
+from geo.extract import MAX_PASSED_OVER, Extraction, extract
 from geo.extract.actors import find_actors
 from geo.extract.places import PASSED_OVER_REASONS, PassedOver, find_places
 from geo.extract.sentences import split_sentences
@@ -134,7 +135,8 @@ def test_hostile_article_stays_bounded(gazetteer: Gazetteer, joint: str) -> None
 def test_cli_json_has_them(gazetteer_cache: Path, tmp_path: Path, capsys) -> None:
     article = tmp_path / "a.txt"
     article.write_text("Families walked from Bazwaya to Mosul, Iraq.", encoding="utf-8")
-    code = run_extract([str(article), "--date", "2016-11-01", "--cache-dir", str(gazetteer_cache)])
+    argv = [str(article), "--date", "2016-11-01", "--cache-dir", str(gazetteer_cache)]
+    code = main(["extract", *argv])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["passed_over"] == [{"text": "Bazwaya", "start": 21, "end": 28, "reason": "unknown"}]

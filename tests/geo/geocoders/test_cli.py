@@ -14,7 +14,6 @@ from geopy.location import Location
 
 from geo.__main__ import main
 from geo.geocoders import chain as chain_module
-from geo.geocoders.cli import run_geocode
 from tests.helpers import FIXTURES
 
 FIELDS = {"query", "found", "name", "lat", "lon", "radius_m", "source", "id", "country", "kind"}
@@ -31,7 +30,7 @@ def cache_args(tmp_path_factory, monkeypatch) -> list[str]:
 
 
 def run(capsys, argv: list[str]) -> tuple[int, dict | None, str]:
-    code = run_geocode(argv)
+    code = main(["geocode", *argv])
     out, err = capsys.readouterr()
     return code, (json.loads(out) if out.strip() else None), err
 

@@ -11,7 +11,7 @@ import pytest
 from geopy.geocoders import Nominatim
 from geopy.location import Location
 
-from geo.geocoders import cli
+from geo.__main__ import main
 from geo.geocoders.chain import GeocoderChain
 from tests.geo.geocoders.test_chain import UNKNOWN, FakeOnline, make_chain, offline  # noqa: F401
 
@@ -142,6 +142,6 @@ def test_cli_prints_a_warning_not_a_traceback(
     monkeypatch.setenv("DATELINE_ONLINE_GEOCODER", "nominatim")
     monkeypatch.setenv("DATELINE_GEOCODER_DOMAIN", domain)
     monkeypatch.setenv("DATELINE_GEOCODER_SCHEME", "http")
-    code = cli.run_geocode(["--online", "--cache-dir", str(gazetteer_cache), "Xqzvillewock"])
+    code = main(["geocode", "--online", "--cache-dir", str(gazetteer_cache), "Xqzvillewock"])
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["found"] is False and "failed" in out["warnings"][-1]

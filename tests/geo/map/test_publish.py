@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from geo.map.publish import MAX_BYTES, embed_code, publish_html, run_publish
+from geo.__main__ import main
+from geo.map.publish import MAX_BYTES, embed_code, publish_html
 from geo.story.load import load_story
 from tests.helpers import FIXTURES, copy_mini, replace
 
@@ -66,7 +67,7 @@ def test_command_line(tmp_path: Path, args: list[str], code: int):
         "nowhere": str(tmp_path / "missing"),
         "out": str(tmp_path / "out.html"),
     }
-    assert run_publish([a.format(**paths) for a in args]) == code
+    assert main(["publish", *(a.format(**paths) for a in args)]) == code
     assert (tmp_path / "out.html").exists() == (code == 0)
 
 
