@@ -30,6 +30,11 @@ COMMANDS = {
         "run_publish",
         "write a story as one self-contained HTML page",
     ),
+    "import": (
+        "geo.story.imports.cli",
+        "run_import",
+        "turn an ACLED, UCDP GED or GDELT 2.0 export into a story folder",
+    ),
     "prepare": (
         "geo.geocoders.cli",
         "run_prepare",
