@@ -122,7 +122,7 @@ def read_bytes(source: Path | bytes, bounds: Bounds, rows: Rows) -> bytes | None
 def decode(data: bytes, rows: Rows) -> str | None:
     """UTF-8 text (a leading byte-order mark dropped); a bad byte is reported with its line."""
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         byte = data[exc.start : exc.start + 1].hex()
@@ -130,6 +130,11 @@ def decode(data: bytes, rows: Rows) -> str | None:
             f"is not UTF-8 text: byte 0x{byte} cannot be read (save the export as UTF-8)", line
         )
         return None
+    # Python's csv reads NUL as a character; in an export it means a binary file.
+    if (nul := text.find("\x00")) >= 0:
+        rows.add("holds a NUL byte: a binary file, not a CSV export", text.count("\n", 0, nul) + 1)
+        return None
+    return text
 
 
 def records(
@@ -167,8 +172,6 @@ def _csv_reason(exc: csv.Error, bounds: Bounds) -> str:
     text = str(exc)
     if "field larger than field limit" in text:
         return f"a field is longer than {bounds.max_field:,} characters"
-    if "NUL" in text:
-        return "it holds a NUL byte (a binary file?)"
     return clip(text, 120)
 
 
