@@ -261,5 +261,5 @@ def width(rows: Rows, record: list[str], expected: int) -> bool:
     """Whether a row has ``expected`` fields; else a problem at its line."""
     if len(record) == expected:
         return True
-    rows.add(f"has {len(record)} fields; expected {expected}")
+    rows.add(f"has {len(record)} field{'' if len(record) == 1 else 's'}; expected {expected}")
     return False
