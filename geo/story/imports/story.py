@@ -67,8 +67,7 @@ class Imported:
             return self.places[place]
         base = slugify(place.name, "place")[:50].strip("-") or "place"
         pid, n = base, 1
-        taken = set(self.place_line)
-        while pid in taken:
+        while pid in self.place_line:
             n += 1
             pid = f"{base}-{n}"
         self.places[place] = pid
