@@ -24,6 +24,7 @@ from geo.story.imports.base import (
     read_bytes,
 )
 from geo.story.imports.story import Imported, check_places, story_tables, write_story
+from geo.story.load.problems import StoryError
 from geo.story.model import Problem, Story
 
 # Dataset name -> its module.
@@ -100,7 +101,12 @@ def import_export(
     tables = story_tables(imported, target.name, title or f"{module.NAME} export: {name}", what)
     imported.rows.refuse(name)
     assert tables is not None
-    story = write_story(target, tables, replace)
+    try:
+        story = write_story(target, tables, replace)
+    except ExportError:
+        raise
+    except StoryError as exc:  # what the checks above missed: refused all the same
+        raise ExportError(exc.path, exc.problems) from exc
     return Result(story, dict(Counter(imported.left_out)))
 
 

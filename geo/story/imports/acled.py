@@ -232,7 +232,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
         end_date=last,
         category=category,
         actors=actors(cell),
-        summary=cell["notes"] or f"{cell['sub_event_type']} in {cell['location']}.",
+        summary=cell["notes"].strip() or f"{cell['sub_event_type']} in {cell['location']}.",
         killed=killed or None,  # ACLED's 0 is "none reported": no figure
         source_detail=_detail(cell),
     )

@@ -86,7 +86,8 @@ class Imported:
             )
             return
         self.event_line[eid] = self.rows.line
-        summary = one_line(cells.pop("summary"))
+        # A summary is required; notes of blanks or bidi controls alone leave none.
+        summary = one_line(cells.pop("summary")) or "The export gives no description."
         row = {c: None for c in EVENT_COLUMNS} | {
             "id": eid,
             "place_id": self.place_id(place),

@@ -222,3 +222,19 @@ def test_an_existing_story_is_not_replaced_unless_asked(tmp_path):
 def test_the_folder_name_must_be_an_id(tmp_path):
     with pytest.raises(ExportError, match="must be lowercase letters"):
         import_export("acled", DATASETS / "acled.csv", tmp_path / "Not An Id")
+
+
+@pytest.mark.parametrize(
+    ("notes", "summary"),
+    [
+        ("   ", "Armed clash in Ariha."),
+        ("\u202e\u2066", "The export gives no description."),
+        ("two\nlines", "two lines"),
+    ],
+)
+def test_a_summary_is_never_empty(notes, summary, tmp_path):
+    def edit(_n, row):
+        row[acled.COLUMNS.index("notes")] = notes
+
+    result = import_export("acled", acled_text(1, edit), tmp_path / "s" / "t", name="x.csv")
+    assert result.story.events.iloc[0]["summary"] == summary
