@@ -147,6 +147,21 @@ def read(text: str, rows: Rows, bounds, imported: Imported) -> None:
         rows.add("is empty", 0)
 
 
+def _where(cell: dict[str, str], rows: Rows) -> tuple[float | None, float | None, str | None]:
+    """ActionGeo's point and ISO country, checked (a placed row needs all three and a name)."""
+    lat = degrees(rows, "ActionGeo_Lat", cell["ActionGeo_Lat"], 90)
+    lon = degrees(rows, "ActionGeo_Long", cell["ActionGeo_Long"], 180)
+    code = countries.from_fips(cell["ActionGeo_CountryCode"])
+    if code is None:
+        rows.add(
+            f"ActionGeo_CountryCode {cell['ActionGeo_CountryCode'][:10]!r}"
+            " is not a FIPS country code"
+        )
+    if not cell["ActionGeo_FullName"].strip():
+        rows.add("ActionGeo_FullName is empty")
+    return lat, lon, code
+
+
 def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
     """One row checked, every problem reported; the event added when it has none (a row with
     no place is counted in ``imported.left_out``)."""
@@ -165,16 +180,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
     if geo_type == 0:
         imported.left_out[UNPLACED] += 1
         return
-    lat = degrees(rows, "ActionGeo_Lat", cell["ActionGeo_Lat"], 90)
-    lon = degrees(rows, "ActionGeo_Long", cell["ActionGeo_Long"], 180)
-    code = countries.from_fips(cell["ActionGeo_CountryCode"])
-    if code is None:
-        rows.add(
-            f"ActionGeo_CountryCode {cell['ActionGeo_CountryCode'][:10]!r}"
-            " is not a FIPS country code"
-        )
-    if not cell["ActionGeo_FullName"].strip():
-        rows.add("ActionGeo_FullName is empty")
+    lat, lon, code = _where(cell, rows)
     if rows.count > seen:
         return
     category, label = CAMEO_ROOTS[root]

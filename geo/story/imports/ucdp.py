@@ -166,22 +166,8 @@ def _numbers(cell: dict[str, str], rows: Rows) -> dict[str, int | None]:
     return out
 
 
-def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
-    """One row checked, every problem reported; the event added when it has none."""
-    seen = rows.count
-    n = _numbers(cell, rows)
-    start = day(rows, "date_start", cell["date_start"], _DATES)
-    end = day(rows, "date_end", cell["date_end"], _DATES)
-    if start and end and end < start:
-        rows.add(f"date_end {end} is before date_start {start}")
-    if (
-        start
-        and n["year"] is not None
-        and n["year"] not in (start.year, end.year if end else start.year)
-    ):
-        rows.add(f"year {n['year']} is not the year of date_start ({start.year})")
-    lat = degrees(rows, "latitude", cell["latitude"], 90)
-    lon = degrees(rows, "longitude", cell["longitude"], 180)
+def _deaths_add_up(n: dict[str, int | None], rows: Rows) -> None:
+    """low <= best <= high, and the four counts by side add up to best."""
     low, best, high = n["low"], n["best"], n["high"]
     if None not in (low, best, high) and not low <= best <= high:
         rows.add(
@@ -193,15 +179,43 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
             f"deaths_a + deaths_b + deaths_civilians + deaths_unknown = {sum(parts)},"
             f" not best ({best})"
         )
+
+
+def _dates(cell: dict[str, str], year: int | None, rows: Rows):
+    """(date_start, date_end), checked: in order, and ``year`` one of theirs."""
+    start = day(rows, "date_start", cell["date_start"], _DATES)
+    end = day(rows, "date_end", cell["date_end"], _DATES)
+    if start and end and end < start:
+        rows.add(f"date_end {end} is before date_start {start}")
+    if start and year is not None and year not in (start.year, end.year if end else start.year):
+        rows.add(f"year {year} is not the year of date_start ({start.year})")
+    return start, end
+
+
+def _country(cell: dict[str, str], rows: Rows) -> str | None:
     code = countries.from_name(cell["country"])
     if code is None and cell["country"].strip():
         rows.add(f"country {cell['country'][:60]!r} is not a known country")
     elif code is None:
         rows.add("country is empty")
+    return code
+
+
+def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
+    """One row checked, every problem reported; the event added when it has none."""
+    seen = rows.count
+    n = _numbers(cell, rows)
+    start, end = _dates(cell, n["year"], rows)
+    lat = degrees(rows, "latitude", cell["latitude"], 90)
+    lon = degrees(rows, "longitude", cell["longitude"], 180)
+    _deaths_add_up(n, rows)
+    code = _country(cell, rows)
     if rows.count > seen:
         return
     category, words = VIOLENCE[n["type"]]
+    low, best, high = n["low"], n["best"], n["high"]
     disputed = low != high
+    note = f"UCDP's estimates of the dead: low {low:,}, best {best:,}, high {high:,}"
     imported.add_event(
         f"ged-{n['id']}",
         place(cell, lat, lon, n["where_prec"], code),
@@ -212,9 +226,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
         summary=_summary(cell, words),
         killed=best or None,
         confidence="disputed" if disputed else "reported",
-        confidence_note=f"UCDP's estimates of the dead: low {low:,}, best {best:,}, high {high:,}"
-        if disputed
-        else "",
+        confidence_note=note if disputed else "",
         source_detail=_detail(cell, n),
     )
 
