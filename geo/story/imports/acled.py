@@ -13,6 +13,7 @@ import calendar
 from datetime import date, timedelta
 
 from geo.names import normalize
+from geo.story.export import ACLED_COLUMNS
 from geo.story.imports import countries
 from geo.story.imports.base import Rows, day, degrees, header, records, whole, width
 from geo.story.imports.story import Imported, PlaceFields, Source
@@ -190,11 +191,21 @@ def read(text: str, rows: Rows, bounds, imported: Imported) -> None:
     if first is None:
         rows.add("is empty", 0)
         return
-    if not header(rows, first, COLUMNS, NAME):
+    if [c.strip() for c in first] == list(ACLED_COLUMNS):
+        layout = ACLED_COLUMNS  # Dateline's own ACLED download, read back
+    elif header(rows, first, COLUMNS, NAME):
+        layout = COLUMNS
+    else:
         return
     for record in it:
-        if width(rows, record, len(COLUMNS)):
-            _row(dict(zip(COLUMNS, record, strict=True)), rows, imported)
+        if width(rows, record, len(layout)):
+            cell = _MISSING | dict(zip(layout, record, strict=True))
+            _row(cell, rows, imported)
+
+
+# What Dateline's 17-column ACLED download (geo.story.export) does not write: the day is exact
+# (a range's first day is written, the range is in the notes), the country goes by name.
+_MISSING = dict.fromkeys(COLUMNS, "") | {"time_precision": "1"}
 
 
 def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
@@ -240,7 +251,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
 
 def _country(cell: dict[str, str], rows: Rows) -> str | None:
     """The row's ISO alpha-2 country from ``iso`` (ISO numeric), else from its name."""
-    iso = whole(rows, "iso", cell["iso"], 0, 999)
+    iso = whole(rows, "iso", cell["iso"], 0, 999) if cell["iso"].strip() else 0
     code = countries.from_numeric(iso) if iso else None
     code = code or countries.from_name(cell["country"])
     if code is None and iso is not None:

@@ -15,6 +15,7 @@ from geo import vocabulary
 from geo.__main__ import main
 from geo.story.export import events_acled_csv
 from geo.story.imports import acled, import_export
+from geo.story.library import BUNDLED
 from geo.story.load import load_story
 
 DATASETS = Path(__file__).resolve().parents[3] / "fixtures" / "datasets"
@@ -172,3 +173,21 @@ def test_round_trip_through_the_acled_export(story, original):
             assert "From 2023-" in row["notes"]
         if src["geo_precision"] == "1":
             assert row["geo_precision"] == "1"
+
+
+def test_dateline_acled_download_reads_back_unchanged(tmp_path):
+    """A story's ACLED download (geo.story.export, 17 columns) imported again exports the same
+    ids, dates, types, places, coordinates and fatalities."""
+    bundled = load_story(BUNDLED / "qalamoun-2017")
+    first = events_acled_csv(bundled.events, bundled.places)
+    result = import_export("acled", first.encode(), tmp_path / "again", name="download.csv")
+    second = events_acled_csv(result.story.events, result.story.places)
+    keep = ["event_id_cnty", "event_date", "year", "event_type", "sub_event_type", "actor1"]
+    keep += ["country", "location", "latitude", "longitude", "geo_precision", "fatalities"]
+    before = pd.read_csv(io.StringIO(first), dtype=str, keep_default_na=False)[keep]
+    after = pd.read_csv(io.StringIO(second), dtype=str, keep_default_na=False)[keep]
+    assert len(before) == 23
+    pd.testing.assert_frame_equal(
+        before.sort_values("event_id_cnty").reset_index(drop=True),
+        after.sort_values("event_id_cnty").reset_index(drop=True),
+    )
