@@ -23,6 +23,10 @@ COMMANDS = {
         "print the places, dates, figures, actors and draft events of an article as JSON",
     ),
     "publish": ("geo.map.publish", "write a story as one self-contained HTML page"),
+    "import": (
+        "geo.story.imports.cli",
+        "turn an ACLED, UCDP GED or GDELT 2.0 export into a story folder",
+    ),
     "prepare": (
         "geo.geocoders.prepare",
         "build the GeoNames place index into the cache folder (set-up)",

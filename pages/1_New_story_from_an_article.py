@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 from streamlit_folium import st_folium
 
+from dashboard.imports import import_section
 from geo.errors import READ_FAILURES, DatelineError, failure_text
 from geo.extract import extract
 from geo.extract.combine import add_report
@@ -942,3 +943,7 @@ with st.expander("Upload a story zip"):
             st.error(literal(f"Not added: {exc}. Nothing was saved."))
         else:
             st.success(f"Added `{added.id}`: open it from the story picker.")
+
+# --- dataset export upload ---------------------------------------------------------------------
+with st.expander("Import a dataset export (ACLED, UCDP GED, GDELT)"):
+    import_section(user_stories_dir())

@@ -27,6 +27,10 @@ COMMAND_LINES = {
     ),
     "publish": (["story", "out.html"], ["STORY_DIR", "OUT.html", "--chapter"]),
     "prepare": ([], []),
+    "import": (
+        ["acled", "x.csv", "story"],
+        ["acled", "FILE", "STORY_DIR", "--title", "--replace"],
+    ),
 }
 
 
