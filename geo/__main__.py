@@ -1,4 +1,4 @@
-"""Command line: ``python -m geo {validate,geocode,extract,publish,prepare} ...``."""
+"""Command line: ``python -m geo {validate,geocode,extract,publish,prepare,static} ...``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ COMMANDS = {
         "geo.geocoders.cli",
         "run_prepare",
         "build the GeoNames place index into the cache folder (set-up)",
+    ),
+    "static": (
+        "geo.map.assets",
+        "run_static",
+        "build the map's static files (scripts, bundle, basemap) into a folder (set-up)",
     ),
 }
 

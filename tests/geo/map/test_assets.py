@@ -12,6 +12,7 @@ from folium.plugins import MarkerCluster
 
 from geo.map.assets import (
     _FILES,
+    BUNDLE_NAME,
     JS_DIR,
     LOCAL_CSS,
     LOCAL_JS,
@@ -25,12 +26,15 @@ from geo.map.assets import (
     bundle_url,
     install_static,
     localize,
+    static_missing,
     style_urls,
 )
 from geo.map.layers import base_map, browser_layers
 from geo.map.window import window_payload
 from geo.story.load import Story, load_story
 from tests.helpers import MINI
+
+BASEMAP = Path(__file__).resolve().parents[3] / "data" / "basemap"
 
 
 class _Assets(HTMLParser):
@@ -252,6 +256,37 @@ def test_install_static_restores_a_deleted_file(tmp_path: Path, vendor: Path):
     (vendor / "markercluster" / "MarkerCluster.css").unlink()
     install_static(tmp_path / "static")
     assert (vendor / "markercluster" / "MarkerCluster.css").is_file()
+
+
+def test_static_missing_lists_what_install_static_would_write(tmp_path: Path):
+    static = tmp_path / "static"
+    assert (static / "dateline" / BUNDLE_NAME) in static_missing(static, BASEMAP)
+    install_static(static, BASEMAP)
+    assert static_missing(static, BASEMAP) == []
+    (static / "dateline" / "story.js").write_text("// old", encoding="utf-8")
+    (static / "basemap" / "labels.json").unlink()
+    assert sorted(static_missing(static, BASEMAP)) == [
+        static / "basemap" / "labels.json",
+        static / "dateline" / "story.js",
+    ]
+
+
+def test_static_missing_only_reads(tmp_path: Path):
+    static = tmp_path / "static"
+    install_static(static, BASEMAP)
+    (static / "dateline" / BUNDLE_NAME).write_bytes(b"stale")
+    before = files_under(static)
+    assert static_missing(static, BASEMAP) == [static / "dateline" / BUNDLE_NAME]
+    assert files_under(static) == before
+
+
+def test_geo_static_command_builds_the_folder(tmp_path: Path, capsys):
+    from geo.__main__ import main
+
+    assert main(["static", str(tmp_path / "s"), "--basemap", str(BASEMAP)]) == 0
+    assert static_missing(tmp_path / "s", BASEMAP) == []
+    assert main(["static", str(tmp_path / "s"), "--basemap", str(BASEMAP)]) == 0
+    assert "(0 written)" in capsys.readouterr().out
 
 
 def test_map_stylesheet_is_linked_or_written_in(story: Story):
