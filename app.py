@@ -60,7 +60,10 @@ st.html(
     "@media (max-width: 640px){.block-container{padding-top:3.2rem}}</style>"
 )
 
-static_ready()
+static_problem = static_ready()
+if static_problem:
+    st.error(static_problem)
+    st.stop()
 stories = find_stories()
 if not stories:
     st.error("No stories found: data/stories is empty.")
