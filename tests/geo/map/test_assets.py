@@ -296,3 +296,18 @@ def test_map_stylesheet_is_linked_or_written_in(story: Story):
     inline = base_map(story, inline=True).get_root().render()
     assert ".dl-pin {" in inline
     assert SCRIPTS_URL not in inline
+
+
+def test_ensure_static_says_what_to_run_where_it_cannot_write(tmp_path: Path, monkeypatch):
+    from geo.map import assets
+
+    def read_only(*args):
+        raise PermissionError(13, "Permission denied")
+
+    assert assets.ensure_static(tmp_path / "ok", BASEMAP) is None
+    assert assets.static_missing(tmp_path / "ok", BASEMAP) == []
+    monkeypatch.setattr(assets, "install_static", read_only)
+    assert assets.ensure_static(tmp_path / "ok", BASEMAP) is None  # set up: nothing to write
+    problem = assets.ensure_static(tmp_path / "bare", BASEMAP)
+    assert "cannot be written (Permission denied)" in problem
+    assert "python3 dev.py setup" in problem
