@@ -77,7 +77,8 @@ def _requirements_hash(files: list[Path]) -> str:
 
 
 def ensure_env(dev: bool) -> None:
-    """Create the virtualenv and install requirements unless the stamp says they are current."""
+    """Create the virtualenv and install the lock (with its hashes) unless the stamp says it is
+    current; stop with what to run when the lock lacks a direct pin."""
     # This file runs on whatever python3 the user has, before any virtualenv exists.
     if sys.version_info < (3, 11):  # noqa: UP036
         sys.exit(f"Dateline needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
