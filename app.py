@@ -106,7 +106,10 @@ st.html(
     f"{PHONE_CSS}</style>"
 )
 
-static_ready()
+static_problem = static_ready()
+if static_problem:
+    st.error(static_problem)
+    st.stop()
 stories = find_stories()
 if not stories:
     st.error("No stories found: data/stories is empty.")

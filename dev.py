@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Dateline's two commands: ``python3 dev.py run`` (the dashboard) and ``python3 dev.py test``.
 
-Each creates ``.venv`` in the checkout and installs the pinned packages the first time, and is
-quick and quiet afterwards: a stamp file remembers the hash of the requirements it installed.
+Each creates ``.venv`` in the checkout and installs the locked packages the first time, and is
+quick and quiet afterwards: a stamp file remembers the hash of the lock it installed. The locks
+(``requirements.lock`` for ``run``, ``requirements-dev.lock`` for ``test``) name every package,
+direct and transitive, with the hashes of its files, and pip installs them with
+``--require-hashes``; ``python3 dev.py lock`` regenerates them from the direct requirements
+(``requirements.txt``, ``requirements-dev.txt``) after one of those changes.
 Only the standard library is used here, so this runs on a bare Python 3.11+. The map's
 JavaScript is checked with the Node.js that ``.venv`` gets from PyPI and the ESLint that
 ``package-lock.json`` pins (``python3 dev.py js`` runs just that part of the tests).
@@ -12,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -21,6 +27,46 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
+
+
+# Each direct requirements file and the lock made from it.
+LOCKS = {"requirements.txt": "requirements.lock", "requirements-dev.txt": "requirements-dev.lock"}
+# The resolver that writes the locks, installed into a throw-away virtualenv by ``dev.py lock``
+# only: ``run`` and ``test`` need nothing but pip.
+LOCK_TOOL = "uv==0.13.9"
+_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*==\s*([^\s;#\\]+)", re.M)
+
+
+def _name(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def pins(text: str) -> dict[str, str]:
+    """``{normalized name: version}`` of the ``name==version`` lines of a requirements or lock
+    file."""
+    return {_name(m[1]): m[2] for m in _PIN.finditer(text)}
+
+
+def stale_lock(req: Path) -> list[str]:
+    """The direct pins of ``req`` (and the files it includes) that its lock lacks or pins
+    otherwise: the lock was not regenerated after a requirement changed."""
+    lock = ROOT / LOCKS[req.name]
+    if not lock.exists():
+        return [f"{lock.name} is missing"]
+    locked = pins(lock.read_text())
+    wanted: dict[str, str] = {}
+    for f in _included(req):
+        wanted.update(pins(f.read_text()))
+    return [f"{n}=={v}" for n, v in sorted(wanted.items()) if locked.get(n) != v]
+
+
+def _included(req: Path) -> list[Path]:
+    """``req`` and the files its ``-r`` lines include."""
+    out = [req]
+    for line in req.read_text().splitlines():
+        if line.startswith("-r "):
+            out += _included(req.parent / line[3:].strip())
+    return out
 
 
 def _requirements_hash(files: list[Path]) -> str:
@@ -31,14 +77,21 @@ def _requirements_hash(files: list[Path]) -> str:
 
 
 def ensure_env(dev: bool) -> None:
-    """Create the virtualenv and install requirements unless the stamp says they are current."""
+    """Create the virtualenv and install the lock (with its hashes) unless the stamp says it is
+    current; stop with what to run when the lock lacks a direct pin."""
     # This file runs on whatever python3 the user has, before any virtualenv exists.
     if sys.version_info < (3, 11):  # noqa: UP036
         sys.exit(f"Dateline needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
     req = ROOT / ("requirements-dev.txt" if dev else "requirements.txt")
-    files = [ROOT / "requirements.txt", req] if dev else [req]
-    stamp = VENV / f".installed-{req.stem}"
-    wanted = _requirements_hash(files)
+    stale = stale_lock(req)
+    if stale:
+        sys.exit(
+            f"{LOCKS[req.name]} does not match {req.name} ({', '.join(stale)}): "
+            "run python3 dev.py lock and commit the lock."
+        )
+    lock = ROOT / LOCKS[req.name]
+    stamp = VENV / f".installed-{lock.name}"
+    wanted = _requirements_hash([lock])
     if stamp.exists() and stamp.read_text() == wanted and PY.exists():
         return
     if not PY.exists():
@@ -50,9 +103,10 @@ def ensure_env(dev: bool) -> None:
                 f"Could not create .venv ({exc}).\n"
                 "On Debian/Ubuntu install the venv module first: sudo apt-get install python3-venv"
             )
-    print(f"Installing {req.name} into .venv (first run only) …", flush=True)
+    print(f"Installing {lock.name} into .venv (first run only) …", flush=True)
     pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "-r", str(req)], check=True, cwd=ROOT)
+    # Every file's hash must match the lock's: what is installed is what was locked, on any day.
+    subprocess.run([*pip, "--require-hashes", "-r", str(lock)], check=True, cwd=ROOT)
     stamp.write_text(wanted)
 
 
@@ -96,9 +150,24 @@ def check_js() -> int:
 
 
 def prepare() -> None:
-    """Build the place index the New story page reads (once; about 12 s), so that a reader's
-    first extraction never waits for it."""
+    """Build the place index the New story page reads (once; about 12 s, into the cache folder),
+    so that a reader's first extraction never waits for it, and the map's static files into
+    static/ (Streamlit serves that folder only; the app then just checks them)."""
     subprocess.run([str(PY), "-m", "geo", "prepare"], check=True, cwd=ROOT)
+    static = [str(PY), "-m", "geo", "static", "static", "--basemap", "data/basemap"]
+    subprocess.run(static, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+
+
+def setup(args: list[str]) -> int:
+    """Everything ``run`` does before it starts the server, and the bytecode: after this the
+    checkout can be made read-only (a container image, several servers on one folder)."""
+    ensure_env(dev=False)
+    prepare()
+    code = ["app.py", "serve.py", "geo", "dashboard", "pages"]
+    # Python would otherwise try to write __pycache__ beside the code on the first import.
+    subprocess.run([str(PY), "-m", "compileall", "-q", *code], check=True, cwd=ROOT)
+    print("Set up: the checkout can be read-only now; the app writes to $DATELINE_CACHE_DIR.")
+    return 0
 
 
 def run(args: list[str]) -> int:
@@ -137,12 +206,36 @@ def bench(args: list[str]) -> int:
     return subprocess.call([str(PY), "bench/run.py", *args], cwd=ROOT)
 
 
-COMMANDS = {"run": run, "test": test, "js": js, "bench": bench}
+def lock(args: list[str]) -> int:
+    """Regenerate the locks from the direct requirements with uv, in a throw-away virtualenv."""
+    with tempfile.TemporaryDirectory(prefix="dateline-lock-") as tmp:
+        venv.EnvBuilder(with_pip=True).create(tmp)
+        tool_bin = Path(tmp) / BIN.name
+        pip = [str(tool_bin / "python"), "-m", "pip", "install", "--quiet", LOCK_TOOL]
+        subprocess.run(pip, check=True)
+        uv = tool_bin / "uv"
+        # --universal: one lock for Linux, macOS and Windows (markers, every wheel's hash);
+        # the runtime lock constrains the dev lock, so the two never pin a package differently.
+        base = [str(uv), "pip", "compile", "--quiet", "--generate-hashes", "--universal"]
+        base += ["--python-version", "3.11", "--custom-compile-command", "python3 dev.py lock"]
+        base += [*args]
+        runtime = ["requirements.txt", "-o", LOCKS["requirements.txt"]]
+        subprocess.run([*base, *runtime], check=True, cwd=ROOT)
+        dev = ["requirements-dev.txt", "-c", LOCKS["requirements.txt"]]
+        dev += ["-o", LOCKS["requirements-dev.txt"]]
+        subprocess.run([*base, *dev], check=True, cwd=ROOT)
+    for req, lock_name in LOCKS.items():
+        count = len(pins((ROOT / lock_name).read_text()))
+        print(f"{lock_name}: {count} packages from {req}")
+    return 0
+
+
+COMMANDS = {"run": run, "test": test, "js": js, "bench": bench, "lock": lock, "setup": setup}
 
 
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in COMMANDS:
-        print("usage: python3 dev.py {run,test,js,bench} [args …]", file=sys.stderr)
+        print("usage: python3 dev.py {run,test,js,bench,lock,setup} [args …]", file=sys.stderr)
         return 2
     try:
         return COMMANDS[argv[0]](argv[1:])

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 from streamlit_folium import st_folium
 
 from dashboard.chapters import chapter_view
@@ -15,7 +17,7 @@ from dashboard.reruns import play_step_seconds, rerun_panel, whole_page
 from dashboard.search import found_on_map, place_search
 from dashboard.sidebar import TILE_NAMES
 from dashboard.state import ViewState
-from dashboard.stories import ROOT, Filters, Shown, load
+from dashboard.stories import Filters, Shown, load
 from dashboard.stories import fingerprint as _fingerprint
 from geo.atomic import atomic_write_text
 from geo.map.layers import base_map, browser_layers, paint_report
@@ -24,6 +26,11 @@ from geo.map.scale import Viewport, place_codes
 from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
+from geo.paths import default_cache_dir, prune_oldest
+
+# A story's data for the map's script goes to the cache folder, one file per story version, and
+# the newest PAYLOADS_KEPT are kept (a cache shared by several servers holds their stories).
+PAYLOADS_KEPT = 32
 
 MAP_KEY = "dl_map"  # the map's column, found by the page's style
 
@@ -35,16 +42,38 @@ def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
     return place_codes(s.events, s.places)
 
 
+@st.cache_resource
+def _served(folder: str) -> str:
+    """The URL the payloads' folder is served at."""
+    # Streamlit serves files from ./static beside app.py only, and the checkout may be read-only
+    # (several servers, a container): so the payloads are written to the cache folder and served
+    # by a custom component declared on it (Streamlit serves a component's folder at
+    # /component/<name>/, with Cache-Control: public). The component is never drawn; only its
+    # files are fetched, by the map's script (js/story.js), from the same server.
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    served = components.declare_component("story_data", path=folder)
+    return f"/component/{served.name}"
+
+
 @st.cache_resource(max_entries=8)
-def _payload_url(path: str, fingerprint: tuple) -> str:
+def _payload(path: str, fingerprint: tuple) -> tuple[str, str]:
     # Once per story version: the file's name carries its content hash, so browsers cache it.
     loaded = load(path, fingerprint)
     text, digest = payload_json(loaded)
-    name = f"{loaded.id}-{digest}.json"
-    target = ROOT / "static" / "story-data" / name
+    return f"{loaded.id}-{digest}.json", text
+
+
+def _payload_url(path: str, fingerprint: tuple) -> str:
+    """The URL of the story's payload, written to the cache folder unless it is there."""
+    name, text = _payload(path, fingerprint)
+    folder = default_cache_dir() / "story-data"
+    url = _served(str(folder))
+    target = folder / name
+    # Checked on each run (a stat): another server on the same cache may have pruned it.
     if not target.exists():
         atomic_write_text(target, text)
-    return f"/app/static/story-data/{name}"
+        prune_oldest(folder, PAYLOADS_KEPT, "*.json", spare=target)
+    return f"{url}/{name}"
 
 
 def map_head(shown: Shown, state: ViewState, events: pd.DataFrame, start: date, end: date) -> None:

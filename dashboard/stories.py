@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from geo.map.assets import install_static
+from geo.map.assets import ensure_static
 from geo.map.style import CATEGORY_COLOURS
 from geo.story.events_store import open_story
 from geo.story.library import StoryEntry, clean_stale, user_stories_dir
@@ -20,12 +20,33 @@ from geo.story.urlstate import View
 ROOT = Path(__file__).resolve().parents[1]
 
 
+STATIC_DIR = ROOT / "static"
+BASEMAP_DIR = ROOT / "data" / "basemap"
+
+
 @st.cache_resource
-def static_ready() -> Path:
-    """The map's static files in place, once per server start."""
+def _static_checked() -> bool:
     # The temporary folders of saves that were killed half-way go too.
     clean_stale(user_stories_dir())
-    return install_static(ROOT / "static", ROOT / "data" / "basemap")
+    problem = ensure_static(STATIC_DIR, BASEMAP_DIR)
+    if problem:
+        raise OSError(problem)  # not cached: the next run checks again
+    return True
+
+
+def static_ready() -> str | None:
+    """None once the map's static files are in place (checked once per server start), else what
+    keeps the map from being drawn."""
+    # Streamlit serves only ./static beside app.py, so the map's scripts and the basemap live
+    # there, built at set-up (``python3 dev.py setup``, which ``dev.py run`` includes): the app
+    # only checks them, and writes them only where they are missing or stale (a developer's
+    # checkout after editing geo/map/js). Everything it makes while it runs goes to the cache
+    # folder (geo/paths.py), never into the checkout.
+    try:
+        _static_checked()
+    except OSError as exc:
+        return str(exc)
+    return None
 
 
 @st.cache_resource(max_entries=4)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m geo {validate,geocode,extract,publish,prepare} ...``."""
+"""Command line: ``python -m geo {validate,geocode,extract,publish,prepare,static} ...``."""
 
 from __future__ import annotations
 
@@ -30,6 +30,10 @@ COMMANDS = {
     "prepare": (
         "geo.geocoders.prepare",
         "build the GeoNames place index into the cache folder (set-up)",
+    ),
+    "static": (
+        "geo.map.assets",
+        "build the map's static files (scripts, bundle, basemap) into a folder (set-up)",
     ),
 }
 

@@ -36,7 +36,7 @@ from geo.extract.draft import (
 from geo.geocoders.chain import GeocoderChain
 from geo.geocoders.gazetteer import Gazetteer
 from geo.geocoders.offline import OfflineGazetteerGeocoder
-from geo.map.assets import install_static
+from geo.map.assets import ensure_static
 from geo.map.editor import editor_layers, editor_map, editor_state
 from geo.map.layers import browser_layers
 from geo.map.payload import story_payload
@@ -116,12 +116,19 @@ def _chain() -> GeocoderChain:
 
 
 @st.cache_resource
-def _static_ready() -> None:
-    # The page can be opened first, before the map page has installed the static files.
-    install_static(ROOT / "static", ROOT / "data" / "basemap")
+def _static_ready() -> bool:
+    # The page can be opened first, before the map page has checked the static files.
+    problem = ensure_static(ROOT / "static", ROOT / "data" / "basemap")
+    if problem:
+        raise OSError(problem)  # not cached: the next run checks again
+    return True
 
 
-_static_ready()
+try:
+    _static_ready()
+except OSError as exc:
+    st.error(str(exc))
+    st.stop()
 
 
 @st.cache_resource

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import filecmp
 import hashlib
 import shutil
@@ -147,6 +148,32 @@ def bundle(element: folium.Element) -> folium.Element:
     return element
 
 
+def _static_files(static_dir: Path, basemap_dir: Path | None) -> list[tuple[Path, Path]]:
+    """(source, destination) of every file ``install_static`` copies, images and bundle aside."""
+    pairs = [(src, static_dir / "vendor" / rel) for rel, src in _FILES.items()]
+    if basemap_dir is not None:
+        pairs += [(basemap_dir / n, static_dir / "basemap" / n) for n in BASEMAP_FILES]
+    for names, ext in (((*MAP_SCRIPTS, *PNG_SCRIPTS), "js"), (MAP_STYLES, "css")):
+        pairs += [(JS_DIR / f"{n}.{ext}", static_dir / "dateline" / f"{n}.{ext}") for n in names]
+    return pairs
+
+
+def static_missing(static_dir: Path, basemap_dir: Path | None = None) -> list[Path]:
+    """The files under ``static_dir`` that ``install_static`` would write (missing or stale);
+    reads only, so a read-only install can check its set-up."""
+    out = [
+        dest
+        for src, dest in _static_files(static_dir, basemap_dir)
+        if not dest.exists() or not filecmp.cmp(src, dest, shallow=False)
+    ]
+    images = static_dir / "vendor" / "leaflet" / "images"
+    out += [images / p.name for p in _IMAGES.iterdir() if not (images / p.name).exists()]
+    bundle_file = static_dir / "dateline" / BUNDLE_NAME
+    if not bundle_file.exists() or bundle_file.read_bytes() != bundle_text():
+        out.append(bundle_file)
+    return out
+
+
 def _copy_if_changed(src: Path, dest: Path) -> None:
     if not dest.exists() or not filecmp.cmp(src, dest, shallow=False):
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -156,24 +183,54 @@ def _copy_if_changed(src: Path, dest: Path) -> None:
 
 
 def install_static(static_dir: Path, basemap_dir: Path | None = None) -> Path:
-    """Copy Leaflet's files from the xstatic packages into ``static_dir/vendor`` when missing, and
-    the basemap's files from ``basemap_dir`` into ``static_dir/basemap``."""
-    vendor = static_dir / "vendor"
-    for rel, src in _FILES.items():
-        _copy_if_changed(src, vendor / rel)
-    images = vendor / "leaflet" / "images"
+    """Copy Leaflet's files from the xstatic packages into ``static_dir/vendor`` when missing, the
+    basemap's files from ``basemap_dir`` into ``static_dir/basemap``, and the map's scripts and
+    their bundle into ``static_dir/dateline``. A set-up step (``python -m geo static``): the app
+    only checks them (``static_missing``) and writes only where they are missing or stale."""
+    for src, dest in _static_files(static_dir, basemap_dir):
+        _copy_if_changed(src, dest)
+    images = static_dir / "vendor" / "leaflet" / "images"
     if not images.exists():
         shutil.copytree(_IMAGES, images)
-    if basemap_dir is not None:
-        for name in BASEMAP_FILES:
-            _copy_if_changed(basemap_dir / name, static_dir / "basemap" / name)
-    for names, ext in (((*MAP_SCRIPTS, *PNG_SCRIPTS), "js"), (MAP_STYLES, "css")):
-        for name in names:
-            _copy_if_changed(JS_DIR / f"{name}.{ext}", static_dir / "dateline" / f"{name}.{ext}")
     bundle_file = static_dir / "dateline" / BUNDLE_NAME
     if not bundle_file.exists() or bundle_file.read_bytes() != bundle_text():
         atomic_write_bytes(bundle_file, bundle_text())
-    return vendor
+    return static_dir / "vendor"
+
+
+def ensure_static(static_dir: Path, basemap_dir: Path | None = None) -> str | None:
+    """None once the static files are in place, writing only what is missing or stale (nothing
+    after the set-up); else what is wrong, for the page: a read-only install that was not set up.
+    """
+    if not static_missing(static_dir, basemap_dir):
+        return None
+    try:
+        install_static(static_dir, basemap_dir)
+    except OSError as exc:
+        return (
+            f"The map's files in {static_dir} are missing or out of date, and that folder cannot "
+            f"be written ({exc.strerror}). Build them where the app is installed: "
+            "python3 dev.py setup (or python -m geo static static --basemap data/basemap)."
+        )
+    return None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``python -m geo static DIR [--basemap DIR]``."""
+    parser.description = (
+        "Build the map's static files (Leaflet, the basemap, the map's scripts and their "
+        "bundle) into DIR, the folder Streamlit serves at /app/static (set-up)."
+    )
+    parser.add_argument("dir", type=Path, help="the app's static folder (static/ beside app.py)")
+    parser.add_argument("--basemap", type=Path, help="the basemap's folder (data/basemap)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point: 0 once the files are ready."""
+    written = static_missing(args.dir, args.basemap)
+    install_static(args.dir, args.basemap)
+    print(f"Static files ready in {args.dir} ({len(written)} written).")
+    return 0
 
 
 def _walk(element):

@@ -18,9 +18,13 @@ from pathlib import Path
 
 from geo.atomic import atomic_write_text
 from geo.errors import DatelineError
+from geo.paths import prune_oldest
 
 TIMEOUT_S = 60.0
 MAX_KEPT_BYTES = 8_000_000  # a kept file larger than this is not read, and drawn again
+# The newest files kept in a cache folder: one per story version and filter, some 30-70 KB each,
+# so the folder stays under ~20 MB however many stories and filters are drawn.
+KEPT_FILES = 300
 
 
 class PictureError(DatelineError):
@@ -78,6 +82,7 @@ def cached_svg(
     pictures = draw_svg(specs())
     with contextlib.suppress(OSError):
         atomic_write_text(file, json.dumps(pictures))
+        prune_oldest(cache_dir, KEPT_FILES, "*.json", spare=file)
     return pictures
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 from datetime import date
 from pathlib import Path
 
@@ -237,3 +238,25 @@ def test_a_one_day_story_opens_without_a_slider(monkeypatch, tmp_path):
     at = app_run(story="one-day")
     assert not at.slider
     assert any("the story's one day" in c.value for c in at.caption)
+
+
+def test_the_story_payload_goes_to_the_cache_folder_and_is_bounded(tmp_path):
+    # The map's data for a small story is one file per story version in $DATELINE_CACHE_DIR
+    # (never in the checkout), served by the story_data component; old versions are pruned.
+    from dashboard.map_panel import PAYLOADS_KEPT
+
+    folder = tmp_path / "story-data"
+    folder.mkdir()
+    for n in range(PAYLOADS_KEPT + 5):
+        old = folder / f"old-{n:02d}.json"
+        old.write_text("{}")
+        os.utime(old, ns=(n * 10**9, n * 10**9))
+    at = run_app(table=False, story="mini")
+    assert not at.exception
+    written = list(folder.glob("mini-*.json"))
+    assert len(written) == 1
+    assert len(list(folder.glob("*.json"))) == PAYLOADS_KEPT
+    assert not (folder / "old-00.json").exists()
+    assert (folder / f"old-{PAYLOADS_KEPT + 4:02d}.json").exists()
+    url = f"/component/dashboard.map_panel.story_data/{written[0].name}"
+    assert url in str(at.get("component_instance")[0].proto)

@@ -77,10 +77,13 @@ class Server:
 
 
 def start_server(
-    tmp: Path, env_extra: dict[str, str] | None = None, script: str | Path = "app.py"
+    tmp: Path,
+    env_extra: dict[str, str] | None = None,
+    script: str | Path = "app.py",
+    root: Path = ROOT,
 ) -> Server:
-    """``serve.py script`` (``streamlit run``, from the checkout) on a free port, once it answers
-    healthy."""
+    """``serve.py script`` (``streamlit run``, from the checkout ``root``) on a free port, once it
+    answers healthy."""
     port = _free_port()
     log = tmp / f"streamlit-{port}.log"
     stories = tmp / "user-stories"
@@ -96,7 +99,7 @@ def start_server(
     # As dev.py run starts it: serve.py is streamlit run with the libraries loaded meanwhile.
     cmd = [
         sys.executable,
-        str(ROOT / "serve.py"),
+        str(root / "serve.py"),
         str(script),
         "--server.headless",
         "true",
@@ -109,7 +112,7 @@ def start_server(
         "none",
     ]
     with log.open("wb") as fh:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=fh, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
     while True:

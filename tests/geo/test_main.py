@@ -27,6 +27,7 @@ COMMAND_LINES = {
     ),
     "publish": (["story", "out.html"], ["STORY_DIR", "OUT.html", "--chapter"]),
     "prepare": ([], []),
+    "static": (["static"], ["dir", "--basemap"]),
     "import": (
         ["acled", "x.csv", "story"],
         ["acled", "FILE", "STORY_DIR", "--title", "--replace"],

@@ -12,6 +12,7 @@ from folium.plugins import MarkerCluster
 
 from geo.map.assets import (
     _FILES,
+    BUNDLE_NAME,
     JS_DIR,
     LOCAL_CSS,
     LOCAL_JS,
@@ -25,12 +26,15 @@ from geo.map.assets import (
     bundle_url,
     install_static,
     localize,
+    static_missing,
     style_urls,
 )
 from geo.map.layers import base_map, browser_layers
 from geo.map.window import window_payload
 from geo.story.load import Story, load_story
 from tests.helpers import MINI
+
+BASEMAP = Path(__file__).resolve().parents[3] / "data" / "basemap"
 
 
 class _Assets(HTMLParser):
@@ -254,6 +258,37 @@ def test_install_static_restores_a_deleted_file(tmp_path: Path, vendor: Path):
     assert (vendor / "markercluster" / "MarkerCluster.css").is_file()
 
 
+def test_static_missing_lists_what_install_static_would_write(tmp_path: Path):
+    static = tmp_path / "static"
+    assert (static / "dateline" / BUNDLE_NAME) in static_missing(static, BASEMAP)
+    install_static(static, BASEMAP)
+    assert static_missing(static, BASEMAP) == []
+    (static / "dateline" / "story.js").write_text("// old", encoding="utf-8")
+    (static / "basemap" / "labels.json").unlink()
+    assert sorted(static_missing(static, BASEMAP)) == [
+        static / "basemap" / "labels.json",
+        static / "dateline" / "story.js",
+    ]
+
+
+def test_static_missing_only_reads(tmp_path: Path):
+    static = tmp_path / "static"
+    install_static(static, BASEMAP)
+    (static / "dateline" / BUNDLE_NAME).write_bytes(b"stale")
+    before = files_under(static)
+    assert static_missing(static, BASEMAP) == [static / "dateline" / BUNDLE_NAME]
+    assert files_under(static) == before
+
+
+def test_geo_static_command_builds_the_folder(tmp_path: Path, capsys):
+    from geo.__main__ import main
+
+    assert main(["static", str(tmp_path / "s"), "--basemap", str(BASEMAP)]) == 0
+    assert static_missing(tmp_path / "s", BASEMAP) == []
+    assert main(["static", str(tmp_path / "s"), "--basemap", str(BASEMAP)]) == 0
+    assert "(0 written)" in capsys.readouterr().out
+
+
 def test_map_stylesheet_is_linked_or_written_in(story: Story):
     linked = base_map(story).get_root().render()
     assert style_urls()[0][1] in linked
@@ -261,3 +296,18 @@ def test_map_stylesheet_is_linked_or_written_in(story: Story):
     inline = base_map(story, inline=True).get_root().render()
     assert ".dl-pin {" in inline
     assert SCRIPTS_URL not in inline
+
+
+def test_ensure_static_says_what_to_run_where_it_cannot_write(tmp_path: Path, monkeypatch):
+    from geo.map import assets
+
+    def read_only(*args):
+        raise PermissionError(13, "Permission denied")
+
+    assert assets.ensure_static(tmp_path / "ok", BASEMAP) is None
+    assert assets.static_missing(tmp_path / "ok", BASEMAP) == []
+    monkeypatch.setattr(assets, "install_static", read_only)
+    assert assets.ensure_static(tmp_path / "ok", BASEMAP) is None  # set up: nothing to write
+    problem = assets.ensure_static(tmp_path / "bare", BASEMAP)
+    assert "cannot be written (Permission denied)" in problem
+    assert "python3 dev.py setup" in problem

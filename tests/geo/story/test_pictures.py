@@ -60,3 +60,13 @@ def test_kept_pictures_are_read_back_without_drawing(tmp_path, monkeypatch):
     monkeypatch.setattr(pictures, "draw_svg", lambda specs: ["<svg/>"] * len(specs))
     assert cached_svg("k", tmp_path, lambda: [BARS, BARS, BARS], 3) == ["<svg/>"] * 3
     assert not list(tmp_path.glob("*.tmp*"))
+
+
+def test_the_kept_pictures_are_bounded(tmp_path, monkeypatch):
+    from geo.story import pictures
+
+    monkeypatch.setattr(pictures, "draw_svg", lambda specs: ["<svg/>"] * len(specs))
+    monkeypatch.setattr(pictures, "KEPT_FILES", 3)
+    for n in range(5):
+        cached_svg(f"key-{n}", tmp_path, lambda: [BARS], 1)
+    assert len(list(tmp_path.glob("*.json"))) == 3
