@@ -379,6 +379,8 @@ class PgEventStore:
             args.append(ids)
         if box is not None:
             south, west, north, east = box
+            if south > north or west > east:  # PostGIS would turn an inverted box right way up
+                return None
             # A box, not a polygon: && on the GiST index, as the viewport is drawn.
             parts.append("geom && ST_MakeEnvelope(%s, %s, %s, %s, 4326)")
             args += [west, south, east, north]

@@ -60,13 +60,19 @@ class StoryStore(Protocol):
     def tidy(self) -> None:
         """Remove what saves that died left behind (at server start)."""
 
+    def events(self, story_id: str):
+        """A saved story's events with the event store's queries (window, count, frames)."""
+
 
 class FolderStore:
     """Stories as folders under ``root`` (``user_stories_dir()`` by default): today's behaviour."""
 
-    def __init__(self, root: Path | None = None, bundled: Path = BUNDLED) -> None:
+    def __init__(
+        self, root: Path | None = None, bundled: Path = BUNDLED, cache: Path | None = None
+    ) -> None:
         self.root = Path(root) if root is not None else user_stories_dir()
         self.bundled = bundled
+        self.cache = cache  # the event stores' folder (None: the default cache folder)
 
     def where(self) -> str:
         return str(self.root)
@@ -99,6 +105,11 @@ class FolderStore:
 
     def tidy(self) -> None:
         clean_stale(self.root)
+
+    def events(self, story_id: str, *, in_process: bool = False):
+        from geo.story.events_store import open_store
+
+        return open_store(self.entries()[story_id].path, self.cache, in_process=in_process)
 
 
 def story_store(environ=None) -> StoryStore:
