@@ -36,8 +36,10 @@ from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal
 from geo.story.events_store import story_window
-from geo.story.library import DEFAULT_STORY, find_stories
+from geo.story.library import DEFAULT_STORY
 from geo.story.load import StoryError, problem_text
+from geo.story.storage import StorageError
+from geo.story.store import all_stories
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
@@ -61,7 +63,12 @@ st.html(
 )
 
 static_ready()
-stories = find_stories()
+try:
+    # The bundled stories and the saved ones (a folder, or PostgreSQL: DATELINE_DATABASE_URL).
+    stories = all_stories()
+except StorageError as exc:
+    st.error(literal(f"The saved stories cannot be listed: {exc}."))
+    st.stop()
 if not stories:
     st.error("No stories found: data/stories is empty.")
     st.stop()

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import ClassVar
@@ -31,13 +31,17 @@ from psycopg import errors, sql
 
 from geo.names import is_slug
 from geo.paths import default_cache_dir
-from geo.story.events_store import ALL_COLUMNS, BIG_EVENTS, MAP_COLUMNS, WindowError, _bbox
+from geo.story import events_store
+from geo.story.checks import BASEMAP
+from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, WindowError, _bbox
 from geo.story.library import BUNDLED, TEMP_PREFIX, StoryEntry, _read_title
 from geo.story.load.loaders import load_story
+from geo.story.load.problems import StoryError
 from geo.story.load.schema import FIGURES, FOLDER_LIMITS
-from geo.story.model import Story
+from geo.story.model import Problem, Story
 from geo.story.storage import (
     STORY_FILES,
+    DiskError,
     StorageError,
     StoryExistsError,
     StoryFilesError,
@@ -99,8 +103,8 @@ _COPY_COLUMNS = ("row", "last", "place_row", *ALL_COLUMNS)
 CONNECT_TIMEOUT_S = 10
 
 
-class DatabaseError(StorageError):
-    """The database refused or could not be reached: nothing was saved."""
+class DatabaseError(DiskError):
+    """The database refused or could not be reached (as a disk that refuses): nothing saved."""
 
 
 def _version(files: dict[str, bytes]) -> str:
@@ -241,13 +245,22 @@ class PostgresStore:
 
         clean_stale(self.cache)
 
-    def events(self, story_id: str) -> PgEventStore:
-        """A saved story's events, queried in SQL."""
+    def entry_for(self, path: Path) -> StoryEntry | None:
+        """The story whose local copy ``path`` is (``<cache>/<id>-<version>``), else None."""
+        path = Path(path)
+        sid, _, version = path.name.rpartition("-")
+        if path.parent.resolve() != self.cache.resolve() or len(version) != 16:
+            return None
+        return StoryEntry(sid, sid, path, False) if is_slug(sid) else None
+
+    def events(self, story_id: str, version: str | None = None) -> PgEventStore:
+        """A saved story's events (of that ``version`` when given), queried in SQL."""
+        query = "SELECT n_events, categories, actors FROM dateline_stories WHERE id = %s"
+        args: tuple = (story_id,)
+        if version is not None:
+            query, args = query + " AND version = %s", (story_id, version)
         with self.connect() as conn:
-            row = conn.execute(
-                "SELECT n_events, categories, actors FROM dateline_stories WHERE id = %s",
-                (story_id,),
-            ).fetchone()
+            row = conn.execute(query, args).fetchone()
         if row is None:
             raise KeyError(story_id)
         return PgEventStore(self, story_id, int(row[0]), list(row[1]), list(row[2]))
@@ -470,17 +483,24 @@ class PgEventStore:
         return df
 
 
-def open_saved_story(store: PostgresStore, entry: StoryEntry, basemap=None) -> Story:
-    """A saved story read from its local copy; a big one's events stay in the database."""
-    from dataclasses import replace as with_
+def open_saved_story(store: PostgresStore, entry: StoryEntry, basemap=BASEMAP) -> Story:
+    """A saved story read from its local copy; a big one's events stay in the database.
 
-    from geo.story.checks import BASEMAP
-
-    folder = store.folder(entry)
-    basemap = BASEMAP if basemap is None else basemap
-    events = store.events(entry.id)
-    if events.n_events <= BIG_EVENTS:
+    Like ``open_story`` it raises StoryError and nothing else.
+    """
+    try:
+        folder = store.folder(entry)
+        events = store.events(entry.id, folder.name[len(entry.id) + 1 :])
+    except (StorageError, KeyError, OSError) as exc:
+        why = "it was deleted or replaced meanwhile" if isinstance(exc, KeyError) else str(exc)
+        raise StoryError(entry.path, [Problem("database", "", why)]) from exc
+    if events.n_events <= events_store.BIG_EVENTS:
         return load_story(folder, basemap=basemap)
+    # Checked when it was saved: the events are not read here, only their map columns.
     story = load_story(folder, basemap=basemap, with_events=False)
     places = story.places.astype({"id": object})
-    return with_(story, places=places, events=events.light_events(), store=events)
+    try:
+        light = events.light_events()
+    except psycopg.Error as exc:
+        raise StoryError(entry.path, [Problem("database", "", _first_line(exc))]) from exc
+    return replace(story, places=places, events=light, store=events)

@@ -136,3 +136,18 @@ def story_folder(entry: StoryEntry, store: StoryStore | None = None) -> Path:
     if entry.bundled:
         return entry.path
     return (store or story_store()).folder(entry)
+
+
+def open_listed(path: str | Path, store: StoryStore | None = None) -> Story:
+    """``open_story`` for a folder the picker lists: a database story's big events are queried
+    in the database, every other story is opened as before. Raises StoryError only."""
+    from geo.story.events_store import open_story
+
+    store = store or story_store()
+    entry_for = getattr(store, "entry_for", None)
+    entry = entry_for(Path(path)) if entry_for else None
+    if entry is None:
+        return open_story(path)
+    from geo.story.pg import open_saved_story
+
+    return open_saved_story(store, entry)
