@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, WindowError
+from geo.story.library import BUNDLED
 from geo.story.load import load_story
 from geo.story.storage import STORY_FILES
 from geo.story.timeline import filter_events
@@ -23,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from bench.generate import generate_story  # noqa: E402
 
 N_EVENTS = 3000
+BUNDLED_STORY = BUNDLED / "qalamoun-2017"
 WINDOWS = [
     (date(2017, 1, 1), date(2017, 12, 31)),
     (date(2017, 3, 1), date(2017, 3, 31)),
@@ -165,3 +167,25 @@ def test_the_events_table_has_its_spatial_and_date_indexes(saved):
             " ST_MakeEnvelope(35.5, 33, 37, 34.5, 4326)"
         ).fetchall()
         assert "dateline_events_geom" in " ".join(r[0] for r in plan)
+
+
+def test_the_app_opens_a_big_saved_story_with_its_events_in_the_database(
+    saved, generated, monkeypatch
+):
+    from geo.story import events_store
+    from geo.story.events_store import story_window
+    from geo.story.pg import PgEventStore
+    from geo.story.store import open_listed
+
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    store = saved["postgres"].store
+    entry = store.entries()["big"]
+    story = open_listed(store.folder(entry), store)
+    assert isinstance(story.store, PgEventStore)
+    assert len(story.events) == N_EVENTS and list(story.events.columns) == list(MAP_COLUMNS)
+    start, end = date(2017, 4, 1), date(2017, 4, 30)
+    want = _expected(generated[1], start, end, None, ["ISIS"], None)
+    got = story_window(story, start, end, None, ["ISIS"], full_upto=10**6)
+    assert got.index.tolist() == want.index.tolist()
+    # A folder that is no copy of a database story opens as before.
+    assert open_listed(BUNDLED_STORY, store).store is None
