@@ -36,7 +36,7 @@ from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal
 from geo.story.events_store import story_window
-from geo.story.library import DEFAULT_STORY
+from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
 from geo.story.storage import StorageError
 from geo.story.store import all_stories
@@ -66,9 +66,9 @@ static_ready()
 try:
     # The bundled stories and the saved ones (a folder, or PostgreSQL: DATELINE_DATABASE_URL).
     stories = all_stories()
-except StorageError as exc:
-    st.error(literal(f"The saved stories cannot be listed: {exc}."))
-    st.stop()
+except StorageError as exc:  # the database is down: the bundled stories can still be read
+    st.warning(literal(f"Only the bundled stories are listed: {exc}."))
+    stories = find_stories(BUNDLED)
 if not stories:
     st.error("No stories found: data/stories is empty.")
     st.stop()

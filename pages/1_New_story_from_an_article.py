@@ -69,7 +69,7 @@ from geo.story.storage import (
     files_from_zip,
     zip_story_id,
 )
-from geo.story.store import story_folder, story_store
+from geo.story.store import FolderStore, story_folder, story_store
 
 # Every value from the article, a file or a geocoder is shown through literal() (text, never
 # markdown); problems go to st.code, which is plain text.
@@ -80,6 +80,12 @@ FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
 DRAFTS = default_cache_dir() / "drafts"
 # Where saved stories go: the stories folder, or PostgreSQL with DATELINE_DATABASE_URL set.
 STORE = story_store()
+SAVED_TO = (
+    f"your stories folder ({literal(STORE.where())})"
+    if isinstance(STORE, FolderStore)
+    else f"the shared database ({literal(STORE.where())}), where every Dateline server using it "
+    "finds it"
+)
 MAX_SEARCH = 8
 MAX_UNPLACED_SHOWN = 12
 MAX_PASSED_SHOWN = 20
@@ -92,9 +98,8 @@ with st.sidebar:
 st.markdown("### New story from an article")
 st.caption(
     "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
-    "and correct them on the map, and the story is saved to your stories folder "
-    f"({literal(STORE.where())}). Your draft is kept as you work: reload the page or "
-    "come back later with the same address."
+    f"and correct them on the map, and the story is saved to {SAVED_TO}. Your draft is kept "
+    "as you work: reload the page or come back later with the same address."
 )
 
 

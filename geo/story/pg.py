@@ -100,7 +100,7 @@ _TEXT = ("id", "place_id", "category", "summary", "source", "source_detail", "co
 _TEXT += ("confidence_note", "place_name")
 _INTS = (*FIGURES, "radius_m", "place_row")
 _COPY_COLUMNS = ("row", "last", "place_row", *ALL_COLUMNS)
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5  # a page run waits this long for a database that is down
 
 
 class DatabaseError(DiskError):
