@@ -228,9 +228,18 @@ class PostgresStore:
             except OSError:
                 if not (final / "story.toml").is_file():  # another server's copy is whole
                     raise
+            else:
+                self._prune(entry.id, keep=final)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return final
+
+    def _prune(self, story_id: str, keep: Path) -> None:
+        """Remove the copies of this story's older versions (best effort)."""
+        for old in self.cache.glob(f"{story_id}-*"):
+            sid, _, version = old.name.rpartition("-")
+            if sid == story_id and len(version) == 16 and old != keep and old.is_dir():
+                shutil.rmtree(old, ignore_errors=True)
 
     def zip(self, story_id: str) -> bytes:
         return story_zip(self.folder(self.entries()[story_id]))

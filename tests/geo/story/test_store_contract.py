@@ -109,6 +109,10 @@ def test_an_id_that_exists_is_refused_unless_replaced(store):
     entry = store.entries()["mine"]
     assert entry.title == "Second draft"
     assert load_story(store.folder(entry)).meta["title"] == "Second draft"
+    # One local copy a story: the old version's went (the database backend's cache).
+    assert [p.name for p in entry.path.parent.iterdir() if p.name.startswith("mine")] == [
+        entry.path.name
+    ]
 
 
 def test_a_bundled_id_is_refused(store):
