@@ -100,6 +100,7 @@ _TEXT = ("id", "place_id", "category", "summary", "source", "source_detail", "co
 _TEXT += ("confidence_note", "place_name")
 _INTS = (*FIGURES, "radius_m", "place_row")
 _COPY_COLUMNS = ("row", "last", "place_row", *ALL_COLUMNS)
+COPY_ROWS = 20_000
 CONNECT_TIMEOUT_S = 5  # a page run waits this long for a database that is down
 
 
@@ -115,30 +116,30 @@ def _version(files: dict[str, bytes]) -> str:
     return digest.hexdigest()
 
 
-def _cell(value):
-    """A DataFrame cell as a value psycopg can write (pandas' NA and NaT as NULL)."""
-    if isinstance(value, list | tuple):
-        return list(value)
-    if value is None or value is pd.NA or (not isinstance(value, str) and pd.isna(value)):
-        return None
-    if isinstance(value, pd.Timestamp):
-        return value.date()
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    return value
+def _array(values) -> str:
+    """A text[] literal: every element quoted, its backslashes and quotes escaped."""
+    quote = lambda v: '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'  # noqa: E731
+    return "{" + ",".join(quote(v) for v in values) + "}"
 
 
-def _event_rows(story: Story) -> Iterator[tuple]:
+def _event_chunks(story: Story, story_id: str) -> Iterator[bytes]:
+    """The story's events as CSV for COPY, ``COPY_ROWS`` at a time (pandas writes the text: a
+    row at a time from Python took 11 s for 50,000 events, this about 1 s)."""
     events = story.events
     place_row = pd.Index(story.places["id"]).get_indexer(events["place_id"])
-    frame = events[list(ALL_COLUMNS)].astype(object)
-    last = events["end_date"].fillna(events["date"])
-    for n, (values, lst, prow) in enumerate(
-        zip(frame.itertuples(index=False), last, place_row, strict=True)
-    ):
-        yield (n, lst.date(), int(prow), *(_cell(v) for v in values))
+    for lo in range(0, len(events), COPY_ROWS):
+        part = events.iloc[lo : lo + COPY_ROWS]
+        out = pd.DataFrame({"story_id": story_id, "row": np.arange(lo, lo + len(part))})
+        out["last"] = part["end_date"].fillna(part["date"]).dt.strftime("%Y-%m-%d").to_numpy()
+        out["place_row"] = place_row[lo : lo + len(part)]
+        for col in ALL_COLUMNS:
+            values = part[col]
+            if col in ("date", "end_date"):
+                values = values.dt.strftime("%Y-%m-%d")
+            elif col == "actors":
+                values = values.map(_array)
+            out[col] = values.array  # Int64 stays whole numbers (to_numpy: 14.0)
+        yield out.to_csv(header=False, index=False, lineterminator="\n").encode("utf-8")
 
 
 class PostgresStore:
@@ -326,11 +327,13 @@ class PostgresStore:
                 "INSERT INTO dateline_story_files (story_id, name, data) VALUES (%s, %s, %s)",
                 [(story_id, name, data) for name, data in files.items()],
             )
-        cols = sql.SQL(", ").join(map(sql.Identifier, ("story_id", *_COPY_COLUMNS)))
-        copy_sql = sql.SQL("COPY dateline_events ({}) FROM STDIN").format(cols)
+        ident = lambda names: sql.SQL(", ").join(map(sql.Identifier, names))  # noqa: E731
+        # An empty unquoted text field is '' for these NOT NULL columns, NULL for the others.
+        copy_sql = sql.SQL("COPY dateline_events ({}) FROM STDIN (FORMAT csv, FORCE_NOT_NULL ({}))")
+        copy_sql = copy_sql.format(ident(("story_id", *_COPY_COLUMNS)), ident(_TEXT))
         with conn.cursor() as cur, cur.copy(copy_sql) as copy:
-            for row in _event_rows(story):
-                copy.write_row((story_id, *row))
+            for chunk in _event_chunks(story, story_id):
+                copy.write(chunk)
 
 
 def _first_line(exc: BaseException) -> str:

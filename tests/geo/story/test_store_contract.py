@@ -182,13 +182,13 @@ def _stop_mid_save(kind, where, url, ready) -> None:
     else:
         from geo.story import pg
 
-        real = pg._event_rows
+        real = pg._event_chunks
 
-        def rows_then_halt(story):
-            yield from list(real(story))[:10]  # the story row, its files, ten events
+        def rows_then_halt(story, story_id):
+            yield next(real(story, story_id))[:2000]  # the story row, its files, some events
             halt()
 
-        pg._event_rows = rows_then_halt
+        pg._event_chunks = rows_then_halt
     make_store(kind, where, url).save("killed", bundled_files())
 
 

@@ -189,3 +189,33 @@ def test_the_app_opens_a_big_saved_story_with_its_events_in_the_database(
     assert got.index.tolist() == want.index.tolist()
     # A folder that is no copy of a database story opens as before.
     assert open_listed(BUNDLED_STORY, store).store is None
+
+
+def test_hostile_text_comes_back_from_the_database_as_it_went_in(postgres_url, tmp_path):
+    """Quotes, backslashes, braces, commas, new lines and markup in every text field and actor
+    survive the COPY into PostgreSQL (the CSV and text[] quoting)."""
+    import csv
+
+    from tests.helpers import hostile_story
+
+    folder = hostile_story(tmp_path)
+    with open(folder / "events.csv", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    rows[0]["actors"] = 'say "hi" \\ {x},y|NULL|'
+    rows[0]["summary"] = 'a\\b "c" {d} e,\nf\r\ng \\N'
+    rows[-1]["confidence_note"] = ""
+    with open(folder / "events.csv", "w", encoding="utf-8", newline="") as fh:
+        out = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        out.writeheader()
+        out.writerows(rows)
+    files = {n: (folder / n).read_bytes() for n in STORY_FILES if (folder / n).is_file()}
+    empty_database(postgres_url)
+    story = make_store("postgres", tmp_path, postgres_url).save("hostile", files)
+    events = make_store("postgres", tmp_path, postgres_url).events("hostile")
+    got = events.window(story.start, story.end)
+    want = story.events
+    assert got.index.tolist() == want.index.tolist()
+    for col in ("id", "summary", "source_detail", "confidence_note", "place_name"):
+        assert got[col].tolist() == want[col].astype(object).tolist(), col
+    assert got["actors"].map(list).tolist() == want["actors"].map(list).tolist()
+    assert 'say "hi" \\ {x},y' in got["actors"].iloc[0]
