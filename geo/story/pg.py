@@ -13,6 +13,7 @@ three tables in one transaction: a server killed mid-save leaves nothing, and th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -171,11 +172,24 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise DatabaseError(f"the database cannot be reached ({_first_line(exc)})") from exc
         if not self._schema_ready:
-            with conn.transaction():
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                conn.execute(SCHEMA)
+            try:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                    conn.execute(SCHEMA)
+            except psycopg.Error as exc:
+                conn.close()
+                raise DatabaseError(f"the tables cannot be made ({_first_line(exc)})") from exc
             self._schema_ready = True
         return conn
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[psycopg.Connection]:
+        """A connection for reading; whatever the database raises becomes a DatabaseError."""
+        with self.connect() as conn:
+            try:
+                yield conn
+            except psycopg.Error as exc:
+                raise DatabaseError(f"the database refused ({_first_line(exc)})") from exc
 
     def where(self) -> str:
         info = psycopg.conninfo.conninfo_to_dict(self.url)
@@ -185,7 +199,7 @@ class PostgresStore:
     # --- listing and reading -------------------------------------------------------------------
 
     def entries(self) -> dict[str, StoryEntry]:
-        with self.connect() as conn:
+        with self.session() as conn:
             rows = conn.execute(
                 "SELECT id, title, version FROM dateline_stories ORDER BY id"
             ).fetchall()
@@ -195,7 +209,7 @@ class PostgresStore:
         }
 
     def files(self, story_id: str) -> dict[str, bytes]:
-        with self.connect() as conn:
+        with self.session() as conn:
             rows = conn.execute(
                 "SELECT name, data FROM dateline_story_files WHERE story_id = %s", (story_id,)
             ).fetchall()
@@ -210,7 +224,7 @@ class PostgresStore:
         if (final / "story.toml").is_file():
             return final
         version = final.name[len(entry.id) + 1 :]
-        with self.connect() as conn:
+        with self.session() as conn:
             rows = conn.execute(
                 "SELECT f.name, f.data FROM dateline_story_files f JOIN dateline_stories s"
                 " ON s.id = f.story_id WHERE s.id = %s AND s.version = %s",
@@ -246,7 +260,7 @@ class PostgresStore:
         return story_zip(self.folder(self.entries()[story_id]))
 
     def delete(self, story_id: str) -> bool:
-        with self.connect() as conn:
+        with self.session() as conn:
             cur = conn.execute("DELETE FROM dateline_stories WHERE id = %s", (story_id,))
             return cur.rowcount > 0
 
@@ -269,7 +283,7 @@ class PostgresStore:
         args: tuple = (story_id,)
         if version is not None:
             query, args = query + " AND version = %s", (story_id, version)
-        with self.connect() as conn:
+        with self.session() as conn:
             row = conn.execute(query, args).fetchone()
         if row is None:
             raise KeyError(story_id)
@@ -295,7 +309,10 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise DatabaseError(f"Not saved: the database refused ({_first_line(exc)}).") from exc
         entry = StoryEntry(story_id, title, self.cache / f"{story_id}-{_version(files)}", False)
-        return load_story(self.folder(entry), limits or FOLDER_LIMITS)
+        try:
+            return load_story(self.folder(entry), limits or FOLDER_LIMITS)
+        except (OSError, StorageError):  # replaced by another server already: saved all the same
+            return story
 
     def _check_id(self, story_id) -> None:
         if not is_slug(story_id):
@@ -435,7 +452,7 @@ class PgEventStore:
         if limit is not None:
             query += sql.SQL(" LIMIT %s")
             args = [*args, int(limit)]
-        with self.store.connect() as conn:
+        with self.store.session() as conn:
             rows = conn.execute(query, args).fetchall()
         return _as_frame(rows, cols)
 
@@ -444,7 +461,7 @@ class PgEventStore:
         if where is None or pd.Timestamp(start) > pd.Timestamp(end):
             return 0
         query = sql.SQL("SELECT count(*) FROM dateline_events WHERE {}").format(where[0])
-        with self.store.connect() as conn:
+        with self.store.session() as conn:
             return int(conn.execute(query, where[1]).fetchone()[0])
 
     def frames(self, start, end, categories=None, actors=None, size: int = 16_384):
@@ -456,7 +473,7 @@ class PgEventStore:
         query = sql.SQL("SELECT {} FROM dateline_events WHERE {} ORDER BY row").format(
             sql.SQL(", ").join(map(sql.Identifier, ("row", *cols))), where[0]
         )
-        with self.store.connect() as conn, conn.cursor(name="dateline_frames") as cur:
+        with self.store.session() as conn, conn.cursor(name="dateline_frames") as cur:
             cur.execute(query, where[1])
             while rows := cur.fetchmany(size):
                 yield _as_frame(rows, cols)
@@ -468,7 +485,7 @@ class PgEventStore:
             query = sql.SQL(
                 "SELECT place_row, count(*) FROM dateline_events WHERE {} GROUP BY place_row"
             ).format(where[0])
-            with self.store.connect() as conn:
+            with self.store.session() as conn:
                 pairs = conn.execute(query, where[1]).fetchall()
         size = n_places if n_places is not None else max((p for p, _ in pairs), default=-1) + 1
         out = np.zeros(size, dtype=np.int64)
@@ -485,7 +502,7 @@ class PgEventStore:
         query = sql.SQL("SELECT {} FROM dateline_events WHERE story_id = %s ORDER BY row").format(
             sql.SQL(", ").join(map(sql.Identifier, MAP_COLUMNS))
         )
-        with self.store.connect() as conn:
+        with self.store.session() as conn:
             rows = conn.execute(query, (self.story_id,)).fetchall()
         df = pd.DataFrame.from_records(rows, columns=list(MAP_COLUMNS))
         for c in ("date", "end_date"):

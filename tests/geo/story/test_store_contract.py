@@ -232,3 +232,23 @@ def test_an_unreachable_database_is_a_storage_error(tmp_path):
     with pytest.raises(DatabaseError, match="cannot be reached"):
         store.entries()
     assert sys.modules["geo.story.pg"]  # imported only here, not by the folder backend
+
+
+def test_a_query_the_database_refuses_is_a_storage_error(postgres_url, tmp_path):
+    import psycopg
+
+    from geo.story.pg import DatabaseError
+
+    empty_database(postgres_url)
+    store = make_store("postgres", tmp_path, postgres_url)
+    store.save("mine", bundled_files())
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE dateline_stories RENAME TO dateline_stories_away")
+        try:
+            with pytest.raises(DatabaseError, match="refused"):
+                store.entries()
+            with pytest.raises(DatabaseError, match="refused"):
+                store.events("mine")
+        finally:
+            conn.execute("ALTER TABLE dateline_stories_away RENAME TO dateline_stories")
+    assert list(store.entries()) == ["mine"]
