@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Protocol
 
-from geo.story.library import BUNDLED, StoryEntry, clean_stale, find_stories, user_stories_dir
+from geo.story.library import (
+    BUNDLED,
+    TEMP_PREFIX,
+    StoryEntry,
+    clean_stale,
+    find_stories,
+    user_stories_dir,
+)
 from geo.story.load.schema import Limits
 from geo.story.model import Story
 from geo.story.storage import STORY_FILES, save_story, story_zip
@@ -100,7 +108,10 @@ class FolderStore:
         entry = self.entries().get(story_id)
         if entry is None:
             return False
-        shutil.rmtree(entry.path)
+        # Out of the listing in one rename, then removed: never half a story on the picker.
+        gone = Path(tempfile.mkdtemp(prefix=TEMP_PREFIX, dir=self.root))
+        os.rename(entry.path, gone / "story")
+        shutil.rmtree(gone, ignore_errors=True)
         return True
 
     def tidy(self) -> None:
