@@ -3,6 +3,8 @@ and still shows the bundled ones when the database is down."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from geo.story.pg import PostgresStore
@@ -35,4 +37,36 @@ def test_a_database_that_is_down_leaves_the_bundled_stories(monkeypatch):
     at = app_run()
     assert at.selectbox(key="story_pick").value == "qalamoun-2017"
     assert any("Only the bundled stories are listed" in w.value for w in at.warning)
+    assert not at.error
+
+
+def test_a_big_story_in_the_database_draws_its_page_from_sql(postgres_url, monkeypatch, tmp_path):
+    """The map page, its table and charts on a big saved story, whose events stay in PostgreSQL
+    (BIG_EVENTS and the map's BROWSER_LIMIT lowered: 3,000 events count as big)."""
+    import sys
+
+    from geo.map import window
+    from geo.story import events_store, pg
+    from geo.story.storage import STORY_FILES
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from bench.generate import generate_story
+
+    empty_database(postgres_url)
+    folder = generate_story(tmp_path / "gen", 3000, seed=5, story_id="big-db")
+    files = {n: (folder / n).read_bytes() for n in STORY_FILES if (folder / n).is_file()}
+    PostgresStore(postgres_url, cache=tmp_path / "other-server").save("big-db", files)
+    monkeypatch.setenv("DATELINE_DATABASE_URL", postgres_url)
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    # And the map sends windows, as it does for a story that big (its events have no actors).
+    monkeypatch.setattr(window, "BROWSER_LIMIT", 100)
+    asked = []
+    real = pg.PgEventStore.window
+    monkeypatch.setattr(
+        pg.PgEventStore, "window", lambda self, *a, **k: asked.append(a) or real(self, *a, **k)
+    )
+    at = app_run({"show_table": True}, story="big-db")
+    assert at.selectbox(key="story_pick").value == "big-db"
+    assert len(at.dataframe[0].value) > 0
+    assert asked, "the table's rows were not asked of the database"
     assert not at.error
