@@ -97,6 +97,16 @@ CREATE INDEX IF NOT EXISTS dateline_events_geom ON dateline_events USING gist (g
 CREATE INDEX IF NOT EXISTS dateline_events_date ON dateline_events (story_id, date, last);
 """.replace("{figures}", ",\n    ".join(f"{f} bigint" for f in FIGURES))
 _SCHEMA_LOCK = 0x0DA7E11E
+_SCHEMA_THERE = "SELECT " + " AND ".join(
+    f"to_regclass('{name}') IS NOT NULL"
+    for name in (
+        "dateline_stories",
+        "dateline_story_files",
+        "dateline_events",
+        "dateline_events_geom",
+        "dateline_events_date",
+    )
+)
 _TEXT = ("id", "place_id", "category", "summary", "source", "source_detail", "confidence")
 _TEXT += ("confidence_note", "place_name")
 _INTS = (*FIGURES, "radius_m", "place_row")
@@ -173,9 +183,14 @@ class PostgresStore:
             raise DatabaseError(f"the database cannot be reached ({_first_line(exc)})") from exc
         if not self._schema_ready:
             try:
-                with conn.transaction():
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                    conn.execute(SCHEMA)
+                # Only when a table or index is missing: CREATE INDEX IF NOT EXISTS still locks
+                # the events table, and would wait behind (and hold up) other servers' saves.
+                there = conn.execute(_SCHEMA_THERE).fetchone()[0]
+                conn.rollback()  # end the check's transaction: the DDL below commits on its own
+                if not there:
+                    with conn.transaction():
+                        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                        conn.execute(SCHEMA)
             except psycopg.Error as exc:
                 conn.close()
                 raise DatabaseError(f"the tables cannot be made ({_first_line(exc)})") from exc
