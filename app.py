@@ -40,8 +40,10 @@ from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal, plural
 from geo.story.events_store import story_window
-from geo.story.library import DEFAULT_STORY, find_stories
+from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
+from geo.story.storage import StorageError
+from geo.story.store import all_stories
 from geo.story.timeline import filter_killed
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
@@ -110,7 +112,12 @@ static_problem = static_ready()
 if static_problem:
     st.error(static_problem)
     st.stop()
-stories = find_stories()
+try:
+    # The bundled stories and the saved ones (a folder, or PostgreSQL: DATELINE_DATABASE_URL).
+    stories = all_stories()
+except StorageError as exc:  # the database is down: the bundled stories can still be read
+    st.warning(literal(f"Only the bundled stories are listed: {exc}."))
+    stories = find_stories(BUNDLED)
 if not stories:
     st.error("No stories found: data/stories is empty.")
     st.stop()

@@ -149,6 +149,26 @@ def check_js() -> int:
     return subprocess.call([str(node), "--test", "--test-reporter=spec", *tests], cwd=ROOT)
 
 
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+POSTGIS = Path("/usr/share/postgresql/15/extension/postgis.control")
+
+
+def ensure_postgres() -> None:
+    """PostgreSQL 15 with PostGIS for the storage tests (a throw-away cluster, tests/pg.py):
+    installed with apt-get where it is missing and this runs as root; else a note (the tests
+    skip then, except under CI=true, where they fail)."""
+    if (PG_BIN / "initdb").is_file() and POSTGIS.is_file():
+        return
+    apt = ["apt-get", "install", "-y", "-qq", "postgresql-15-postgis-3"]
+    if os.name != "posix" or os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
+        print(f"PostgreSQL + PostGIS missing: run `sudo {' '.join(apt)}`", file=sys.stderr)
+        return
+    print("Installing PostgreSQL + PostGIS (first run only) …", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(apt, check=True, env=env, stdout=subprocess.DEVNULL)
+
+
 def prepare() -> None:
     """Build the place index the New story page reads (once; about 12 s, into the cache folder),
     so that a reader's first extraction never waits for it, and the map's static files into
@@ -187,6 +207,7 @@ def run(args: list[str]) -> int:
 
 def test(args: list[str]) -> int:
     ensure_env(dev=True)
+    ensure_postgres()
     lint = subprocess.call([str(BIN / "ruff"), "check", "--quiet", "."], cwd=ROOT)
     if lint != 0:
         return lint

@@ -13,9 +13,10 @@ from geo.story.load import StoryError, problem_text
 from geo.story.storage import DiskError, StorageError, StoryExistsError
 
 
-def import_section(root: Path) -> None:
-    """The dataset, the file and a title; the story is written to ``root`` or the export's
-    problems are listed as text, a screenful with a count of the rest."""
+def import_section(store) -> None:
+    """The dataset, the file and a title; the story is saved to ``store`` (geo.story.store: the
+    saved stories' folder, or PostgreSQL) or the export's problems are listed as text, a
+    screenful with a count of the rest."""
     dataset = st.radio(
         "Dataset", list(LABELS), format_func=LABELS.get, horizontal=True, key="import_dataset"
     )
@@ -34,10 +35,11 @@ def import_section(root: Path) -> None:
         result = import_export(
             dataset,
             upload.getvalue(),
-            root / story_id,
+            Path(story_id),
             title=title.strip() or None,
             name=Path(upload.name).name,
             bounds=UPLOAD_BOUNDS,
+            store=store,
         )
     except (ExportError, StoryError) as exc:
         st.error("Not imported: the export has problems. Nothing was saved.")

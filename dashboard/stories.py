@@ -10,10 +10,11 @@ import streamlit as st
 
 from geo.map.assets import ensure_static
 from geo.map.style import CATEGORY_COLOURS
-from geo.story.events_store import open_story
-from geo.story.library import StoryEntry, clean_stale, user_stories_dir
+from geo.story.library import StoryEntry
 from geo.story.load import Problem, Story, StoryError, story_words, unreadable
 from geo.story.load import source_names as cited_names
+from geo.story.storage import StorageError
+from geo.story.store import open_listed, story_folder, story_store
 from geo.story.timeline import all_actors
 from geo.story.urlstate import View
 
@@ -27,7 +28,7 @@ BASEMAP_DIR = ROOT / "data" / "basemap"
 @st.cache_resource
 def _static_checked() -> bool:
     # The temporary folders of saves that were killed half-way go too.
-    clean_stale(user_stories_dir())
+    story_store().tidy()
     problem = ensure_static(STATIC_DIR, BASEMAP_DIR)
     if problem:
         raise OSError(problem)  # not cached: the next run checks again
@@ -54,8 +55,9 @@ def load(path: str, fingerprint: tuple) -> Story:
     """The story at ``path``, once per version (``fingerprint``)."""
     # fingerprint (file names and mtimes) is hashed with the path: an edited story reloads.
     # cache_resource, not cache_data: a big story is shared read-only instead of copied per rerun.
-    # A big story's events stay on disk (geo/story/events_store.py), checked once and cached.
-    return open_story(path)
+    # A big story's events stay on disk (geo/story/events_store.py), checked once and cached,
+    # or in the database when the stories are kept there (geo/story/pg.py).
+    return open_listed(path)
 
 
 def fingerprint(path: Path) -> tuple:
@@ -109,12 +111,16 @@ def open_shown(stories: dict[str, StoryEntry], story_id: str) -> Shown:
     if entry.problem:
         raise StoryError(entry.path, [Problem("story.toml", "", entry.problem)])
     try:
-        version = fingerprint(entry.path)
+        # The folder itself, or the database's copy of the story written under the cache.
+        path = story_folder(entry)
+        version = fingerprint(path)
     except OSError as exc:  # the folder went away since it was listed
         raise unreadable(entry.path, exc) from exc
-    story = load(str(entry.path), version)
-    cats, acts, names = _facets(str(entry.path), version)
-    return Shown(story_id, story, entry.path, version, cats, acts, names)
+    except StorageError as exc:  # the database cannot be reached
+        raise StoryError(entry.path, [Problem("database", "", str(exc))]) from exc
+    story = load(str(path), version)
+    cats, acts, names = _facets(str(path), version)
+    return Shown(story_id, story, path, version, cats, acts, names)
 
 
 def describe(

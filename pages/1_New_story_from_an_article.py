@@ -53,7 +53,7 @@ from geo.story.drafts import (
     tables_to_json,
     valid_draft_id,
 )
-from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories, user_stories_dir
+from geo.story.library import BUNDLED, DEFAULT_STORY
 from geo.story.load import (
     CATEGORIES,
     CONFIDENCE,
@@ -69,9 +69,9 @@ from geo.story.storage import (
     StorageError,
     StoryExistsError,
     files_from_zip,
-    save_story,
     zip_story_id,
 )
+from geo.story.store import FolderStore, story_folder, story_store
 
 # Every value from the article, a file or a geocoder is shown through literal() (text, never
 # markdown); problems go to st.code, which is plain text.
@@ -81,6 +81,14 @@ MAX_BYTES = 1_000_000
 MAX_UPLOAD_MB = 1  # the uploader's own limit, which it shows: MAX_BYTES rounded
 FORMATS = {".txt": "text", ".md": "markdown", ".html": "html", ".htm": "html"}
 DRAFTS = default_cache_dir() / "drafts"
+# Where saved stories go: the stories folder, or PostgreSQL with DATELINE_DATABASE_URL set.
+STORE = story_store()
+SAVED_TO = (
+    f"your stories folder ({literal(STORE.where())})"
+    if isinstance(STORE, FolderStore)
+    else f"the shared database ({literal(STORE.where())}), where every Dateline server using it "
+    "finds it"
+)
 MAX_SEARCH = 8
 MAX_UNPLACED_SHOWN = 12
 MAX_PASSED_SHOWN = 20
@@ -93,9 +101,8 @@ with st.sidebar:
 st.markdown("### New story from an article")
 st.caption(
     "Paste a report or upload a file. Dateline finds the places, dates and figures, you check "
-    "and correct them on the map, and the story is saved to your stories folder "
-    f"({literal(user_stories_dir())}). Your draft is kept as you work: reload the page or "
-    "come back later with the same address."
+    f"and correct them on the map, and the story is saved to {SAVED_TO}. Your draft is kept "
+    "as you work: reload the page or come back later with the same address."
 )
 
 
@@ -433,7 +440,11 @@ if go:
         found = f"{plural(len(ss.places), 'place')} and {plural(len(ex.events), 'event')}"
         progress.progress(100, text=f"Found {found}.")
 
-saved_stories = find_stories(user_stories_dir())
+try:
+    saved_stories = STORE.entries()
+except StorageError as exc:  # the database cannot be reached: a new story can still be drafted
+    st.warning(literal(f"The saved stories cannot be listed: {exc}."))
+    saved_stories = {}
 if saved_stories:
     with st.expander("…or continue a saved story: add a report to it, or correct it"):
         pick = st.selectbox(
@@ -442,12 +453,14 @@ if saved_stories:
         )  # fmt: skip
         if st.button("Continue this story"):
             try:
-                chosen = load_story(saved_stories[pick].path)
+                chosen = load_story(story_folder(saved_stories[pick], STORE))
             except StoryError as exc:
                 st.error("That story has problems: fix its files first.")
                 st.code(problem_text(exc), language=None)
             except READ_FAILURES as exc:
                 st.error(literal(f"That story cannot be read: {failure_text(exc)}"))
+            except StorageError as exc:
+                st.error(literal(f"That story cannot be read: {exc}"))
             else:
                 if len(chosen.convoy) or len(chosen.fronts):
                     # The page writes places and events only: a convoy or fronts would be lost.
@@ -865,12 +878,12 @@ else:
         )
     again = ss.get("saved") == story_id
     st.write(
-        f"Saves as `{story_id}` in {literal(user_stories_dir())}"
+        f"Saves as `{story_id}` in {literal(STORE.where())}"
         + (" (replacing the version you saved before)." if again else ".")
     )
     if st.button("Save story", type="primary", disabled=bool(problems), key="save_story"):
         try:
-            saved = save_story(user_stories_dir(), story_id, files, replace=again)
+            saved = STORE.save(story_id, files, replace=again)
         except StoryExistsError:
             st.error(
                 f"A story called `{story_id}` already exists: change the title. "
@@ -938,7 +951,7 @@ with st.expander("Upload a story zip"):
         try:
             zfiles = files_from_zip(zipped.getvalue())
             zid = zip_story_id(zfiles, zipped.name)
-            added = save_story(user_stories_dir(), zid, zfiles, limits=UPLOAD_LIMITS)
+            added = STORE.save(zid, zfiles, limits=UPLOAD_LIMITS)
         except StoryError as exc:
             st.error("Not added: the story has problems.")
             st.code(problem_text(exc), language=None)
@@ -953,4 +966,4 @@ with st.expander("Upload a story zip"):
 
 # --- dataset export upload ---------------------------------------------------------------------
 with st.expander("Import a dataset export (ACLED, UCDP GED, GDELT)"):
-    import_section(user_stories_dir())
+    import_section(STORE)

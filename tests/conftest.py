@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,17 @@ def gazetteer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = Path(env) if env else tmp_path_factory.getbasetemp() / "dateline-cache"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A real PostgreSQL + PostGIS for the session (tests/pg.py); under CI it must exist."""
+    from tests import pg
+
+    why = pg.missing()
+    if why:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI needs PostgreSQL with PostGIS: {why}")
+        pytest.skip(why)
+    with pg.cluster() as url:
+        yield url

@@ -227,6 +227,21 @@ def is_story_file(name: str) -> bool:
     return name in STORY_FILES or is_image_name(name)
 
 
+def folder_files(path: Path) -> dict[str, bytes]:
+    """A story folder's files by name: STORY_FILES and its chapters' pictures (not links, none
+    over MAX_IMAGE_BYTES), as a zip or a store carries them."""
+    names = [n for n in STORY_FILES if (path / n).is_file()]
+    names += sorted(
+        p.name
+        for p in path.iterdir()
+        if is_image_name(p.name)
+        and p.is_file()
+        and not p.is_symlink()
+        and p.stat().st_size <= MAX_IMAGE_BYTES
+    )[:MAX_PICTURES]
+    return {n: (path / n).read_bytes() for n in names}
+
+
 def story_zip(path: Path) -> bytes:
     """A story folder as zip bytes (files at the top level), its chapters' pictures too."""
     buf = io.BytesIO()

@@ -72,9 +72,11 @@ def import_export(
     name: str | None = None,
     bounds: Bounds = CLI_BOUNDS,
     replace: bool = False,
+    store=None,
 ) -> Result:
     """Turn the export ``source`` (a path, or an upload's bytes called ``name``) into the story
-    folder ``target``, whose name is the story's id.
+    folder ``target``, whose name is the story's id; with ``store`` (geo.story.store), saved
+    there under that id instead (the page saves where the editor's stories live).
 
     Raises ExportError (every problem with its line; nothing written), and what
     geo.story.storage.save_story raises: StoryExistsError (``target`` exists and not
@@ -102,7 +104,7 @@ def import_export(
     imported.rows.refuse(name)
     assert tables is not None
     try:
-        story = write_story(target, tables, replace)
+        story = write_story(target, tables, replace, store)
     except ExportError:
         raise
     except StoryError as exc:  # what the checks above missed: refused all the same

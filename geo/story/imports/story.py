@@ -174,11 +174,14 @@ def _places_table(imported: Imported) -> pd.DataFrame:
 
 
 def write_story(
-    target: Path, tables: tuple[dict, pd.DataFrame, pd.DataFrame], replace: bool
+    target: Path, tables: tuple[dict, pd.DataFrame, pd.DataFrame], replace: bool, store=None
 ) -> Story:
-    """The story folder at ``target``, written atomically and validated (geo.story.storage)."""
+    """The story folder at ``target``, written atomically and validated (geo.story.storage);
+    with ``store`` (geo.story.store: a folder or PostgreSQL) saved there as ``target``'s name."""
     from geo.story.storage import save_story, story_files
 
     meta, places, events = tables
     files = story_files(meta, places, events)
+    if store is not None:
+        return store.save(target.name, files, replace=replace)
     return save_story(target.parent, target.name, files, replace=replace)
