@@ -227,6 +227,11 @@ def story_panel(
     with map_col, st.container(key=MAP_KEY):
         skip_map()
         story_map(start, end, events, shown, chosen, state, whole)
+    next_frame(state, pause)
+
+
+def next_frame(state: ViewState, pause: float) -> None:
+    """Play's next day, or the Tour's next chapter, after its pause."""
     if state.playing:
         # The pause between frames is the animation itself, not a wait for something to finish.
         time.sleep(pause)

@@ -21,12 +21,18 @@ def import_section(store) -> None:
         "Dataset", list(LABELS), format_func=LABELS.get, horizontal=True, key="import_dataset"
     )
     st.caption(
-        f"Up to {UPLOAD_BOUNDS.max_bytes / 1e6:g} MB and {UPLOAD_BOUNDS.max_rows:,} rows of UTF-8"
+        f"Up to {UPLOAD_BOUNDS.max_bytes / 2**20:g} MB and {UPLOAD_BOUNDS.max_rows:,} rows of UTF-8"
         " text, in the dataset's own columns (larger exports: `python -m geo import`). Every row"
         " is checked; an export with a problem is refused with its lines, and nothing is saved."
         " docs/importers.md says what each dataset keeps."
     )
-    upload = st.file_uploader("The export file", type=["csv", "tsv", "txt"], key="import_up")
+    upload = st.file_uploader(
+        "The export file",
+        type=["csv", "tsv", "txt"],
+        key="import_up",
+        # The browser refuses a bigger file before it is sent (the page's own limit, in MiB).
+        max_upload_size=UPLOAD_BOUNDS.max_bytes // 2**20,
+    )
     title = st.text_input("Title (optional)", key="import_title", max_chars=300)
     if upload is None or not st.button("Import as a new story", key="import_go"):
         return

@@ -117,18 +117,7 @@ def story_map(
     # so zooming and panning rerun the script (st_folium leaves its zoom and bounds in session
     # state).
     big = needs_window(len(story.events), len(story.places))
-    story_path = shown.path
-    if big:
-        data = window_payload(
-            story,
-            events,
-            end,
-            viewport=Viewport.from_state(state.map_report(map_key)),
-            codes=_place_codes(str(story_path), _fingerprint(story_path)),
-            selected=state.selected,
-        )
-    else:
-        data = _payload_url(str(story_path), _fingerprint(story_path))
+    data = _map_data(shown, state, events, end, map_key, big)
     # The story's own opening view for the whole story; a narrower window or a selection (from a
     # link, say) is framed at once.
     fit_first = pinned is None and (
@@ -161,11 +150,37 @@ def story_map(
         use_container_width=True,
         height=620,
     )
-    if big and data["clusters"]:
+    _map_notes(data if big else None, tiles)
+    if not whole and (clicked or {}).get("dl_painted"):
+        whole_page(state)
+    _take_click(state, (clicked or {}).get("last_object_clicked_tooltip"))
+
+
+def _map_data(
+    shown: Shown, state: ViewState, events: pd.DataFrame, end: date, map_key: str, big: bool
+) -> dict | str:
+    """What the map's script draws: a big story's window for the reader's view, else the URL of
+    the small story's whole payload (the browser applies the window)."""
+    story_path = shown.path
+    if not big:
+        return _payload_url(str(story_path), _fingerprint(story_path))
+    return window_payload(
+        shown.story,
+        events,
+        end,
+        viewport=Viewport.from_state(state.map_report(map_key)),
+        codes=_place_codes(str(story_path), _fingerprint(story_path)),
+        selected=state.selected,
+    )
+
+
+def _map_notes(window: dict | None, tiles: str) -> None:
+    """The lines under the map: a big window's grid, online tiles that need the internet."""
+    if window and window["clusters"]:
         # The aggregated view (geo/map/window.py): said in words, as the discs alone read as
         # markers.
         st.caption(
-            f"Zoomed out over many places: events counted in a grid ({len(data['clusters'])} "
+            f"Zoomed out over many places: events counted in a grid ({len(window['clusters'])} "
             "cells, each disc's number is its events); click one or zoom in to see places."
         )
     if tiles != "offline":
@@ -173,9 +188,10 @@ def story_map(
             f"{TILE_NAMES[tiles]} needs the internet; where its tiles do not load, the offline "
             "map shows through."
         )
-    if not whole and (clicked or {}).get("dl_painted"):
-        whole_page(state)
-    tip = (clicked or {}).get("last_object_clicked_tooltip")
+
+
+def _take_click(state: ViewState, tip: str | None) -> None:
+    """A click on an object (its tooltip carries its key) selects it, once per click."""
     if tip and tip != state.last_tip:
         state.last_tip = tip
         key = parse_key(tip)

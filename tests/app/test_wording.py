@@ -78,4 +78,5 @@ def test_the_uploaders_limits_are_the_pages_own():
     assert limits == {
         "…or upload a file (.txt, .md or .html)": 1,
         "A zip made by Dateline's download": 20,
+        "The export file": 20,
     }

@@ -46,7 +46,7 @@ class Bounds:
 
 CLI_BOUNDS = Bounds()
 # The page's upload: Streamlit holds it in memory, and a reader waits for the answer.
-UPLOAD_BOUNDS = Bounds(max_bytes=20_000_000, max_rows=100_000, max_seconds=60.0)
+UPLOAD_BOUNDS = Bounds(max_bytes=20 * 2**20, max_rows=100_000, max_seconds=60.0)
 # Problems kept for the export file (the rest counted), as the loader keeps them per file.
 PROBLEMS_KEPT = 200
 # csv.field_size_limit is process-wide: readers in the server's threads take turns.
