@@ -103,7 +103,7 @@ _DRAWN_IN = """(w) => {
     };
     groups.forEach((g) => { if (g._map) { walk(g); } });
     // A small story is drawn by the map's own script (js/story.js) into a group of its own.
-    return n > 0 || Boolean(w.Dateline.last);
+    return n > 0 || Boolean(w.Dateline && w.Dateline.last);
 }"""
 DRAWN = "() => (" + _DRAWN_IN + ")(window)"
 # In the map's frame: the first change to the map's drawing (markers, paths, labels) after it is
