@@ -65,7 +65,7 @@ def _slider_move(page, frame) -> tuple[float | None, object]:
     _settle(page)
     frame.evaluate(ARM)
     url = page.url
-    thumb = page.get_by_role("slider").nth(1)
+    thumb = page.get_by_test_id("stSlider").filter(has_text="Dates").get_by_role("slider").nth(1)
     thumb.focus()
     t0 = time.perf_counter()
     thumb.press("ArrowLeft")

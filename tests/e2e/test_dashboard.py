@@ -61,7 +61,9 @@ def test_slider_changes_the_number_of_markers(server, page_for):
     expect(pins.first).to_be_visible(timeout=30_000)
     before_events = event_count(page)
     before_pins = pins.count()
-    right_thumb = page.get_by_role("slider").nth(1)
+    right_thumb = (
+        page.get_by_test_id("stSlider").filter(has_text="Dates").get_by_role("slider").nth(1)
+    )
     right_thumb.focus()
     for _ in range(30):  # 30 days earlier
         right_thumb.press("ArrowLeft")
