@@ -6,6 +6,7 @@ whichever server a reader is routed to, and by the other when nginx fails over t
 from __future__ import annotations
 
 import os
+import subprocess
 import urllib.request
 from urllib.parse import urlparse
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.appserver import start_server, stop_server, wait_whole_page
 from tests.e2e.conftest import ready_map
-from tests.e2e.nginx import nginx_binary, start_nginx, stop_nginx
+from tests.e2e.nginx import nginx_binary, render, start_nginx, stop_nginx
 from tests.geo.story.test_store_contract import bundled_files, empty_database, retitled
 
 
@@ -77,3 +78,34 @@ def test_a_story_saved_on_one_server_survives_failover(balanced, page_for, tmp_p
     second = front.upstreams("/?story=behind-nginx")[-1].split(", ")[-1]
     assert second in by_addr and second != first
     assert front.upstreams("/?story=behind-nginx")[0] == first  # one route cookie, one server
+
+
+def test_the_template_renders_to_a_valid_configuration(tmp_path):
+    """Every placeholder filled (outside the comments that name them), and ``nginx -t`` takes
+    it; with five servers as with two."""
+    urls = [f"http://10.0.0.{n}:8501" for n in range(1, 6)]
+    text = render(urls, "127.0.0.1:8080", tmp_path / "published")
+    code = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+    assert not [line for line in code if "@" in line]
+    assert sum("server 10.0.0." in line for line in code) == 5
+    exe = nginx_binary()
+    if exe is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("nginx is missing: apt-get install nginx-light")
+        pytest.skip("nginx is missing")
+    for sub in ("logs", "temp"):
+        (tmp_path / sub).mkdir()
+    (tmp_path / "nginx.conf").write_text(text)
+    cmd = [
+        exe,
+        "-t",
+        "-q",
+        "-p",
+        f"{tmp_path}/",
+        "-c",
+        str(tmp_path / "nginx.conf"),
+        "-e",
+        "stderr",
+    ]
+    checked = subprocess.run(cmd, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
