@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -154,16 +155,25 @@ POSTGIS = Path("/usr/share/postgresql/15/extension/postgis.control")
 
 
 def ensure_postgres() -> None:
-    """PostgreSQL 15 with PostGIS for the storage tests (a throw-away cluster, tests/pg.py):
-    installed with apt-get where it is missing and this runs as root; else a note (the tests
-    skip then, except under CI=true, where they fail)."""
-    if (PG_BIN / "initdb").is_file() and POSTGIS.is_file():
-        return
-    apt = ["apt-get", "install", "-y", "-qq", "postgresql-15-postgis-3"]
+    """PostgreSQL 15 with PostGIS for the storage tests (a throw-away cluster, tests/pg.py)."""
+    if not ((PG_BIN / "initdb").is_file() and POSTGIS.is_file()):
+        apt_install("postgresql-15-postgis-3", "PostgreSQL + PostGIS")
+
+
+def ensure_nginx() -> None:
+    """nginx for tests/e2e/test_nginx.py (deploy/nginx.conf in front of two app servers)."""
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").is_file()):
+        apt_install("nginx-light", "nginx")
+
+
+def apt_install(package: str, what: str) -> None:
+    """Install a Debian package with apt-get where this runs as root; else a note (the tests
+    that need it skip then, except under CI=true, where they fail)."""
+    apt = ["apt-get", "install", "-y", "-qq", package]
     if os.name != "posix" or os.geteuid() != 0 or not Path("/usr/bin/apt-get").exists():
-        print(f"PostgreSQL + PostGIS missing: run `sudo {' '.join(apt)}`", file=sys.stderr)
+        print(f"{what} missing: run `sudo {' '.join(apt)}`", file=sys.stderr)
         return
-    print("Installing PostgreSQL + PostGIS (first run only) …", flush=True)
+    print(f"Installing {what} (first run only) …", flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
     subprocess.run(apt, check=True, env=env, stdout=subprocess.DEVNULL)
@@ -208,6 +218,7 @@ def run(args: list[str]) -> int:
 def test(args: list[str]) -> int:
     ensure_env(dev=True)
     ensure_postgres()
+    ensure_nginx()
     lint = subprocess.call([str(BIN / "ruff"), "check", "--quiet", "."], cwd=ROOT)
     if lint != 0:
         return lint

@@ -81,10 +81,11 @@ def start_server(
     env_extra: dict[str, str] | None = None,
     script: str | Path = "app.py",
     root: Path = ROOT,
+    port: int | None = None,
 ) -> Server:
-    """``serve.py script`` (``streamlit run``, from the checkout ``root``) on a free port, once it
-    answers healthy."""
-    port = _free_port()
+    """``serve.py script`` (``streamlit run``, from the checkout ``root``) on ``port`` (a free
+    one by default), once it answers healthy."""
+    port = port or _free_port()
     log = tmp / f"streamlit-{port}.log"
     stories = tmp / "user-stories"
     stories.mkdir(parents=True, exist_ok=True)
