@@ -705,7 +705,9 @@
     // setRows). Labels are text; colours and symbols come from Dateline's own style table, never
     // data. ``open``: unfolded at first; by default where there is room (a laptop's map, not a
     // phone's), as on a small map it would hide the enclave. A PNG always shows it (js/png.js).
-    var LEGEND_OPEN = [480, 400];
+    // 480 px high: on a 1280x720 screen the map (420 px, all of it on the first screen) would
+    // lose its lower third, where the enclave's markers are, to an open legend.
+    var LEGEND_OPEN = [480, 480];
     DL.Legend = L.Control.extend({
         options: {position: 'bottomright', open: null},
         onAdd: function (map) {
