@@ -53,7 +53,9 @@ def start_upload(page_for, srv, path):
     """Open the New story page on ``srv``, choose the zip and click "Add this story"."""
     page, _ = page_for(srv, NEW_STORY, viewport=(1280, 720))
     page.get_by_text("Upload a story zip").click()
-    page.locator("input[type='file']").last.set_input_files(str(path))
+    # By its label: the page has other uploaders (the article, a dataset export).
+    zip_box = page.get_by_test_id("stFileUploader").filter(has_text="A zip made by Dateline's")
+    zip_box.locator("input[type='file']").set_input_files(str(path))
     button = page.get_by_role("button", name="Add this story")
     expect(button).to_be_visible(timeout=30_000)
     button.click()
