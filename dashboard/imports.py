@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from geo.names import literal, slugify
+from geo.names import literal, plural, slugify
 from geo.story.imports import LABELS, UPLOAD_BOUNDS, ExportError, import_export
 from geo.story.load import StoryError, problem_text
 from geo.story.storage import DiskError, StorageError, StoryExistsError
@@ -63,4 +63,4 @@ def import_section(store) -> None:
             " places. Open it from the story picker."
         )
         for reason, n in result.left_out.items():
-            st.caption(literal(f"Left out {n:,} row(s): {reason}."))
+            st.caption(literal(f"Left out {plural(n, 'row')}: {reason}."))

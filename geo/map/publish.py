@@ -126,7 +126,7 @@ def embed_code(title: str, src: str = "story.html") -> str:
     """
     scheme = _SCHEME.match(src)
     if not src.strip() or (scheme and scheme.group(1).lower() not in ("http", "https")):
-        raise ValueError("src must be a file name or an http(s) address")
+        raise ValueError("src must be a file name or an http or https address")
     frame_title = escape(clip(f"Map: {one_line(title)}", 200))
     return (
         f'<div style="position:relative;width:100%;height:{EMBED_HEIGHT};'

@@ -30,7 +30,7 @@ import pandas as pd
 import psycopg
 from psycopg import errors, sql
 
-from geo.names import is_slug
+from geo.names import is_slug, noun
 from geo.paths import default_cache_dir
 from geo.story import events_store
 from geo.story.checks import BASEMAP
@@ -381,7 +381,7 @@ def _columns(columns: Iterable[str] | None) -> list[str]:
     cols = list(ALL_COLUMNS if columns is None else columns)
     unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
     if unknown:
-        raise WindowError(f"unknown column(s): {', '.join(unknown)}")
+        raise WindowError(f"unknown {noun(len(unknown), 'column')}: {', '.join(unknown)}")
     return cols
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from geo.names import clip
+from geo.names import clip, plural
 from geo.story.load.problems import Problems, StoryError
 from geo.story.load.schema import MAX_FIGURE
 from geo.story.model import Problem
@@ -60,7 +60,8 @@ class ExportError(StoryError):
         super().__init__(path, problems)
         lines = "\n".join(f"  {p}" for p in self.problems)
         self.args = (
-            f"{len(self.problems)} problem(s) in export {self.path}; nothing imported:\n{lines}",
+            f"{plural(len(self.problems), 'problem')} in export {self.path}; "
+            f"nothing imported:\n{lines}",
         )
 
     def __str__(self) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from geo.names import plural
 from geo.story.imports import DATASETS, ExportError, import_export
 from geo.story.load.cli import describe
 from geo.story.storage import StorageError
@@ -43,6 +44,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(describe(result.story))
     for reason, n in result.left_out.items():
-        print(f"left out   {n:,} row(s): {reason}")
+        print(f"left out   {plural(n, 'row')}: {reason}")
     print(f"written to {args.story_dir}")
     return 0

@@ -27,14 +27,14 @@ def test_import_then_validate(dataset, name, events, tmp_path, capsys):
 
 def test_gdelt_says_what_it_left_out(tmp_path, capsys):
     assert main(["import", "gdelt", str(DATASETS / "gdelt_events.tsv"), str(tmp_path / "g")]) == 0
-    assert "left out   1 row(s): GDELT could not place it" in capsys.readouterr().out
+    assert "left out   1 row: GDELT could not place it" in capsys.readouterr().out
 
 
 def test_a_malformed_export_exits_1_with_its_lines(tmp_path, capsys):
     target = tmp_path / "bad"
     assert main(["import", "ucdp", str(DATASETS / "ucdp_bad_rows.csv"), str(target)]) == 1
     err = capsys.readouterr().err
-    assert "4 problem(s) in export ucdp_bad_rows.csv; nothing imported" in err
+    assert "4 problems in export ucdp_bad_rows.csv; nothing imported" in err
     assert "ucdp_bad_rows.csv:line 5: where_prec 9" in err
     assert not target.exists()
 
