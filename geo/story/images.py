@@ -14,6 +14,8 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from geo.errors import DatelineError
+
 MAX_IMAGE_BYTES = 2_000_000  # a published file carries it as base64 (a third bigger)
 MAX_IMAGE_SIDE = 4_000  # pixels, either way
 MAX_IMAGE_PIXELS = 8_000_000  # width times height: what a browser decodes into memory
@@ -26,7 +28,7 @@ _HEADER_BYTES = 65_536  # a JPEG's size marker may sit after its metadata
 IMAGE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,95}\.(?:png|jpe?g|webp)", re.IGNORECASE)
 
 
-class ImageFault(ValueError):
+class ImageFault(DatelineError, ValueError):
     """What is wrong with a chapter's image, as a sentence for the story's problems."""
 
 
