@@ -107,11 +107,21 @@ MARKERS_AND_LABELS = """(() => {
         const keys = cluster ? cluster.getAttribute('data-keys') : el.getAttribute('data-key');
         markers.push((keys || '').split(' ').filter(Boolean));
     });
+    // Markers a visible locator inset lies over (it takes no clicks, so elementFromPoint
+    // looks through it).
+    const inset = document.querySelector('.dl-locator');
+    const l = inset.style.visibility === 'hidden' ? null : inset.getBoundingClientRect();
+    const covered = [];
+    document.querySelectorAll('.leaflet-marker-icon').forEach(el => {
+        const b = el.getBoundingClientRect();
+        if (l && l.width && b.left < l.right && l.left < b.right && b.top < l.bottom &&
+                l.top < b.bottom) { covered.push(el.getAttribute('data-key')); }
+    });
     const named = [];
     document.querySelectorAll('.dl-label[data-label-for]').forEach(el => {
         named.push(...el.getAttribute('data-label-for').split(' '));
     });
-    return {markers, named};
+    return {markers, named, covered};
 })()"""
 
 
@@ -126,6 +136,7 @@ def test_every_event_marker_in_view_is_named(server, page_for, size, window):
     named = set(found["named"])
     unnamed = [keys for keys in found["markers"] if not named.intersection(keys)]
     assert not unnamed, unnamed
+    assert not found["covered"], found["covered"]
 
 
 def test_the_legend_is_open_where_there_is_room(server, page_for):

@@ -609,6 +609,8 @@
             var origin = map.getContainer().getBoundingClientRect();
             map.getContainer().querySelectorAll('.leaflet-control').forEach(function (el) {
                 var r = el.getBoundingClientRect();
+                // A hidden control (the locator dodging a marker) leaves its room to labels.
+                if (!r.width || el.style.visibility === 'hidden') { return; }
                 var tl = map.containerPointToLayerPoint([r.left - origin.left, r.top - origin.top]);
                 boxes.push({x: tl.x - 4, y: tl.y - 4, w: r.width + 8, h: r.height + 8});
             });
@@ -766,16 +768,23 @@
             return div;
         },
         onRemove: function (map) { map.off('moveend resize dl:drawn', this._draw, this); },
-        // Never over the story: hidden while a marker lies under it.
+        // The story's markers ({p: [lon, lat], r}) of this draw, as the labels get them.
+        setMarks: function (marks) {
+            this._marks = marks || [];
+            if (this._map) { this._draw(); }
+            return this;
+        },
+        // Never over the story: hidden while a marker lies under it. Judged from the marks'
+        // points, not the markers' elements: the cluster layer re-adds its elements after a
+        // move, later than this runs, and a stale answer left the inset over Beirut.
         _dodge: function () {
-            var div = this._div, r = div.getBoundingClientRect();
-            var under = Array.prototype.some.call(
-                this._map.getContainer().querySelectorAll('.leaflet-marker-icon'),
-                function (el) {
-                    var m = el.getBoundingClientRect();
-                    return m.width > 0 && m.left < r.right && r.left < m.right &&
-                        m.top < r.bottom && r.top < m.bottom;
-                });
+            var map = this._map, div = this._div, r = div.getBoundingClientRect();
+            var origin = map.getContainer().getBoundingClientRect();
+            var box = {x: r.left - origin.left, y: r.top - origin.top, w: r.width, h: r.height};
+            var under = box.w > 0 && (this._marks || []).some(function (m) {
+                var p = map.latLngToContainerPoint([m.p[1], m.p[0]]);
+                return DL.labels.overlaps(box, {x: p.x - m.r, y: p.y - m.r, w: 2 * m.r, h: 2 * m.r});
+            });
             div.style.visibility = under ? 'hidden' : '';
         },
         _draw: function () {
@@ -952,6 +961,7 @@
             this._labels = parts.labels;
             this._date = parts.date;
             this._cue = parts.cue;
+            this._locator = parts.locator;
             this._ours = false;
             this._userMoved = !!pinned;
             map.on('movestart', function () { if (!this._ours) { this._userMoved = true; } }, this);
@@ -967,6 +977,8 @@
             if (s.legend) { this._map.fire('dl:legend', {rows: s.legend}); }
             this._frame(s);
             sizeCircles(this._map);
+            // The locator first: whether it dodges a marker decides the labels' room.
+            if (this._locator) { this._locator.setMarks(s.marks); }
             this._labels.redraw();
             if (this._cue) { this._cue.update(s.focus, selectedName(s.labels)); }
             this._map.fire('dl:drawn');
@@ -1107,8 +1119,9 @@
             new DL.FullScreen().addTo(map);
             cue = new DL.DetailsCue().addTo(map);
         }
-        new DL.Locator(files).addTo(map);
-        var view = new DL.View(map, {labels: labels, date: date, cue: cue}, cfg.pinned);
+        var locator = new DL.Locator(files).addTo(map);
+        var view = new DL.View(map, {labels: labels, date: date, cue: cue, locator: locator},
+                               cfg.pinned);
         DL.show = L.bind(view.show, view);
         DL.map = map;
         DL.landAt = L.bind(land.landAt, land);
