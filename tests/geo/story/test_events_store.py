@@ -156,28 +156,38 @@ def test_events_per_day_on_map_columns_matches_the_full_window(built):
     pd.testing.assert_frame_equal(light, full)
 
 
-def test_only_the_row_groups_that_can_overlap_are_read(built, monkeypatch):
-    _, _, _, store = built
+def test_the_parquet_is_date_sorted_with_geoparquet_points(built):
+    """Row groups in date order (DuckDB skips those whose statistics cannot match) and each
+    event's point as WKB, described by the file's GeoParquet ``geo`` metadata."""
+    _, _, story, store = built
     meta = pq.read_metadata(store.events_path)
     assert meta.num_row_groups == -(-N_EVENTS // ROW_GROUP)
-    assert all(meta.row_group(i).num_rows <= ROW_GROUP for i in range(meta.num_row_groups))
-    read: list[int] = []
-    real = pq.ParquetFile.read_row_group
+    firsts = [meta.row_group(i).column(1).statistics.min for i in range(meta.num_row_groups)]
+    assert firsts == sorted(firsts)
+    geo = json.loads(meta.metadata[b"geo"])
+    assert geo["primary_column"] == "geometry"
+    assert geo["columns"]["geometry"]["encoding"] == "WKB"
+    table = pq.read_table(store.events_path, columns=["geometry", "lat", "lon"])
+    first = table["geometry"][0].as_py()
+    assert first[:5] == b"\x01\x01\x00\x00\x00"
+    x, y = np.frombuffer(first[5:], dtype="<f8")
+    assert (x, y) == (table["lon"][0].as_py(), table["lat"][0].as_py())
+    assert {len(g) for g in table["geometry"].to_pylist()} == {21}  # one WKB point each
+    west, south, east, north = geo["columns"]["geometry"]["bbox"]
+    assert west == story.events["lon"].min() and north == story.events["lat"].max()
 
-    def spy(self, i, *args, **kwargs):
-        read.append(i)
-        return real(self, i, *args, **kwargs)
 
-    monkeypatch.setattr(pq.ParquetFile, "read_row_group", spy)
-    day = date(2017, 7, 1)
-    got = store.window(day, day)
-    assert not got.empty
-    # Events last at most a week: a day's events sit in one or two row groups of many.
-    assert 1 <= len(read) <= 3 < meta.num_row_groups
-    assert read == store.row_groups(day, day)
-    read.clear()
-    store.window(date(2017, 1, 1), date(2017, 12, 31), limit=5)
-    assert read == [0]  # a limit stops at the first row group that fills it
+def test_the_date_filter_is_pushed_into_the_parquet_scan(built):
+    _, _, _, store = built
+    plan = store._connection.execute(
+        "EXPLAIN SELECT row FROM read_parquet(?) WHERE date <= ? AND last >= ?",
+        [str(store.events_path), date(2017, 7, 1), date(2017, 7, 1)],
+    ).fetchall()
+    text = " ".join(str(r) for r in plan)
+    scan = text[
+        text.index("PARQUET_SCAN") if "PARQUET_SCAN" in text else text.index("READ_PARQUET") :
+    ]
+    assert "date" in scan and "Filters" in scan
 
 
 def test_the_cache_is_reused_and_follows_a_changed_file(tmp_path):
@@ -348,12 +358,12 @@ def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("cats", "actors"), [(None, None), (["battle"], ["ISIS"]), ([], None)])
-def test_downloads_a_row_group_at_a_time_match_the_whole_window(built, cats, actors):
+def test_downloads_a_part_at_a_time_match_the_whole_window(built, cats, actors):
     _, _, story, store = built
     start, end = date(2017, 2, 1), date(2017, 5, 31)
     want = filter_events(story.events, start, end, cats, actors)
-    parts = list(store.frames(start, end, cats, actors))
-    assert len(parts) != 1 or want.empty  # several row groups, or none
+    parts = list(store.frames(start, end, cats, actors, size=5))
+    assert len(parts) != 1 or want.empty  # several parts, or none
     assert events_csv_parts(parts) == events_csv(want)
     got = json.loads(events_geojson_parts(store.frames(start, end, cats, actors)))
     assert got == json.loads(events_geojson(want))
