@@ -367,3 +367,88 @@ def test_downloads_a_part_at_a_time_match_the_whole_window(built, cats, actors):
     assert events_csv_parts(parts) == events_csv(want)
     got = json.loads(events_geojson_parts(store.frames(start, end, cats, actors)))
     assert got == json.loads(events_geojson(want))
+
+
+def _narrowed(story, start, end, killed=None, countries=None, text=None) -> pd.DataFrame:
+    """The pandas reference for Narrow: the same filters written out over the loaded story."""
+    want = filter_events(story.events, start, end)
+    if killed is not None:
+        lo, hi = killed
+        k = want["killed"]
+        want = want[
+            (k >= lo if lo is not None else k.notna()) & (k <= hi if hi is not None else True)
+        ]
+    if countries is not None:
+        country = story.places.set_index("id")["country"]
+        want = want[want["place_id"].map(country).isin(countries)]
+    if text is not None:
+        needle = text.lower()
+        hit = pd.Series(False, index=want.index)
+        for col in ("summary", "source_detail", "confidence_note"):
+            hit |= want[col].fillna("").str.lower().str.contains(needle, regex=False)
+        want = want[hit]
+    return want
+
+
+@pytest.mark.parametrize(
+    "narrow",
+    [
+        {"killed": (5, None)},
+        {"killed": (None, 0)},
+        {"killed": (2, 10)},
+        {"countries": ("SY",)},
+        {"countries": ("LB", "IQ")},
+        {"text": "REPORTED"},
+        {"text": "near"},
+        {"text": "x%"},  # a wildcard taken literally: matches nothing here
+        {"text": "_"},
+        {"text": "'; DROP TABLE events; --"},
+        {"text": "\\"},
+        {"killed": (1, None), "countries": ("SY",), "text": "near"},
+    ],
+)
+def test_narrow_filters_in_sql_match_pandas(built, narrow):
+    _, _, story, store = built
+    start, end = date(2017, 1, 1), date(2017, 12, 31)
+    want = _narrowed(story, start, end, **narrow)
+    n = events_store.Narrow(**narrow)
+    got = store.window(start, end, narrow=n)
+    assert got.index.tolist() == want.index.tolist()
+    assert store.count(start, end, narrow=n) == len(want)
+    per_place = store.counts_per_place(start, end, narrow=n, n_places=len(story.places))
+    assert per_place.sum() == len(want)
+
+
+def test_narrow_refuses_what_it_cannot_take(built):
+    _, _, _, store = built
+    day = date(2017, 3, 1)
+    with pytest.raises(events_store.WindowError, match="at most"):
+        store.window(day, day, narrow=events_store.Narrow(text="x" * (events_store.TEXT_MAX + 1)))
+    with pytest.raises(events_store.WindowError, match="killed"):
+        store.count(day, day, narrow=events_store.Narrow(killed=("a", 1)))
+    with pytest.raises(events_store.WindowError, match="finite"):
+        store.count(day, day, narrow=events_store.Narrow(killed=(float("nan"), 1)))
+    assert store.count(day, day, narrow=events_store.Narrow(countries=())) == 0
+
+
+def test_one_read_only_connection_per_store_with_its_limits(built):
+    _, _, _, store = built
+    con = store._connection
+    assert store._connection is con
+    limit, threads = con.execute(
+        "SELECT current_setting('memory_limit'), current_setting('threads')"
+    ).fetchone()
+    assert threads == 2 and limit.startswith(("1.0 GiB", "953.6 MiB", "1 GB", "1.0 GB"))
+    import duckdb
+
+    with pytest.raises(duckdb.Error):
+        con.execute("CREATE TABLE t (x INT)")
+
+
+def test_narrow_filters_are_not_vacuous(built):
+    """The cases above keep some events and drop others (else they would test nothing)."""
+    _, _, story, _ = built
+    start, end = date(2017, 1, 1), date(2017, 12, 31)
+    total = len(filter_events(story.events, start, end))
+    for narrow in ({"killed": (2, 10)}, {"countries": ("SY",)}, {"text": "near"}):
+        assert 0 < len(_narrowed(story, start, end, **narrow)) < total, narrow
