@@ -174,6 +174,7 @@ def test_the_parquet_is_date_sorted_with_geoparquet_points(built):
     assert (x, y) == (table["lon"][0].as_py(), table["lat"][0].as_py())
     assert {len(g) for g in table["geometry"].to_pylist()} == {21}  # one WKB point each
     west, south, east, north = geo["columns"]["geometry"]["bbox"]
+    assert (east, south) == (story.events["lon"].max(), story.events["lat"].min())
     assert west == story.events["lon"].min() and north == story.events["lat"].max()
 
 
@@ -398,7 +399,7 @@ def _narrowed(story, start, end, killed=None, countries=None, text=None) -> pd.D
         {"killed": (2, 10)},
         {"countries": ("SY",)},
         {"countries": ("LB", "IQ")},
-        {"text": "REPORTED"},
+        {"text": "BATTLE reported"},
         {"text": "near"},
         {"text": "x%"},  # a wildcard taken literally: matches nothing here
         {"text": "_"},
@@ -450,5 +451,5 @@ def test_narrow_filters_are_not_vacuous(built):
     _, _, story, _ = built
     start, end = date(2017, 1, 1), date(2017, 12, 31)
     total = len(filter_events(story.events, start, end))
-    for narrow in ({"killed": (2, 10)}, {"countries": ("SY",)}, {"text": "near"}):
+    for narrow in ({"killed": (2, 10)}, {"countries": ("SY",)}, {"text": "BATTLE reported"}):
         assert 0 < len(_narrowed(story, start, end, **narrow)) < total, narrow
