@@ -39,18 +39,21 @@ def report(figs: dict, labels: list[str]) -> str:
         fig = pages.get(label, {})
         r = _ratio(fig.get("idle"), floor.get("idle"))
         mem = fig.get("memory", {})
+        rss = f"{_mb(mem.get('rss_mb'))} ({_mb(mem.get('peak_mb'))})" if mem else "not measured"
         lines.append(
             f"| {label} ({SIZES[label]:,} events) | {_ms(figs['cache_build_s'].get(label))} "
             f"| {_mb(figs['cache_build_peak_mb'].get(label))} | {_ms(fig.get('cold_open'))} "
             f"| {_ms(fig.get('open_median'))} | {_ms(fig.get('idle'))} "
             f"| {f'{r:.2f}×' if r else 'not measured'} "
-            f"| {_mb(mem.get('rss_mb'))} ({_mb(mem.get('peak_mb'))}) |"
+            f"| {rss} |"
         )
+    if not floor:
+        return "\n".join(lines)
     lines.append(
-        f"\\nFloor app in the same run: slider → idle {_ms(floor.get('idle'))}, "
+        f"\nFloor app in the same run: slider → idle {_ms(floor.get('idle'))}, "
         f"server RSS {_mb(floor.get('memory', {}).get('rss_mb'))}."
     )
-    return "\\n".join(lines)
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
