@@ -31,7 +31,16 @@ CATEGORIES = tuple(c.name for c in CATEGORY.values() if c.family in ("conflict",
 
 DATA = ROOT / "bench" / "data"
 SEED = 6
-SIZES = {"1k": 1_000, "10k": 10_000, "100k": 100_000, "1m": 1_000_000}
+SIZES = {
+    "1k": 1_000,
+    "10k": 10_000,
+    "100k": 100_000,
+    "1m": 1_000_000,
+    # Only on request (python bench/generate.py 3m 10m): minutes to write, GBs to check.
+    "3m": 3_000_000,
+    "10m": 10_000_000,
+}
+DEFAULT_SIZES = ("1k", "10k", "100k", "1m")
 # From this many events on, events go to Parquet: a 1M-row CSV takes longer to parse than to use.
 PARQUET_FROM = 100_000
 SPAN = (pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
@@ -210,7 +219,7 @@ def ensure_story(n_events: int, dest: Path = DATA) -> Path:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sizes", nargs="*", default=list(SIZES), help=", ".join(SIZES))
+    parser.add_argument("sizes", nargs="*", default=list(DEFAULT_SIZES), help=", ".join(SIZES))
     parser.add_argument("--dest", type=Path, default=DATA)
     args = parser.parse_args()
     for label in args.sizes:

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import browser_figures  # noqa: E402
-from bench.generate import DATA, SIZES, ensure_story  # noqa: E402
+from bench.generate import DATA, DEFAULT_SIZES, SIZES, ensure_story  # noqa: E402
 from bench.measure import LIMIT_S, QUICK_REPEATS, REPEATS  # noqa: E402
 from bench.pipeline import worker_naive, worker_ours  # noqa: E402
 from bench.report import machine, report  # noqa: E402
@@ -32,7 +32,7 @@ from geo.atomic import atomic_write_text  # noqa: E402
 LAST_RUN = DATA / "last-run.json"
 BUNDLED = ROOT / "data" / "stories" / "qalamoun-2017"
 BROWSER_MAX_EVENTS = 100_000
-LABELS = ("bundled", *SIZES)
+LABELS = ("bundled", *DEFAULT_SIZES)
 
 
 def run_worker(args: list[str], timeout: float) -> dict:

@@ -160,18 +160,25 @@ def write_floor(folder: Path) -> Path:
     return app
 
 
-def build_caches(cache: Path, labels: list[str]) -> dict[str, float]:
-    """Check and cache each big story once (a child process each), timed: the first open ever."""
+def build_caches(cache: Path, labels: list[str], peaks: dict | None = None) -> dict[str, float]:
+    """Check and cache each big story once (a child process each), timed: the first open ever.
+
+    ``peaks`` gets each build's peak resident memory (the checking child's VmHWM), in MB."""
     out = {}
     for label in labels:
         path = ensure_story(SIZES[label])
         code = (
-            "import sys; from geo.story.events_store import open_store; "
-            f"open_store({str(path)!r}, {str(cache / 'event-store')!r})"
+            "import resource; from geo.story.events_store import open_store; "
+            f"open_store({str(path)!r}, {str(cache / 'event-store')!r}); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
         )
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+        )
         out[label] = time.perf_counter() - t0
+        if peaks is not None:
+            peaks[label] = int(done.stdout.split()[-1]) / 1024
     return out
 
 
@@ -397,7 +404,7 @@ def measure(labels: list[str], repeats: int) -> dict:
     from tests.e2e.appserver import CHROMIUM_ARGS, chromium_path, start_server, stop_server
 
     big = [lb for lb in labels if lb != "bundled"]
-    out: dict = {"pages": {}, "cache_build_s": {}}
+    out: dict = {"pages": {}, "cache_build_s": {}, "cache_build_peak_mb": {}}
     queries = {
         label: "" if label in ("floor", "bundled") else f"?story=synthetic-{SIZES[label]}"
         for label in ["floor", *labels]
@@ -406,7 +413,7 @@ def measure(labels: list[str], repeats: int) -> dict:
         tmp = Path(tmp_name)
         cache = tmp / "cache"
         print("targets: checking and caching the big stories …", file=sys.stderr, flush=True)
-        out["cache_build_s"] = build_caches(cache, big)
+        out["cache_build_s"] = build_caches(cache, big, out["cache_build_peak_mb"])
         env = {"DATELINE_STORIES_DIR": str(DATA), "DATELINE_CACHE_DIR": str(cache)}
         floor_app = write_floor(DATA / "floor")
         servers = {}

@@ -1,18 +1,21 @@
-"""Big stories: events kept in a validated, date-sorted Parquet file and queried by window.
+"""Big stories: events kept in a validated, date-sorted Parquet file and queried with DuckDB.
 
 A story with more than ``BIG_EVENTS`` events is validated once (``load_story``, in a child
 process so the server never holds the whole table), then written under the cache folder as
-``events.parquet`` (row groups of ``ROW_GROUP`` events in date order), ``places.parquet`` (the
-checked places, so an open does not check ``places.csv`` again), ``light.npz`` (the map's
-columns of every event as plain arrays: 30 ms to load a million, 250 ms from the Parquet) and
-``summary.json`` (facets and each row group's date range), keyed by the story files' names,
-sizes, mtimes and contents. A window query reads only the row groups that can overlap it and
-only the columns asked for, so memory follows the window, not the story.
+``events.parquet`` (date order, row groups of ``ROW_GROUP`` events, each event's point as WKB in
+a ``geometry`` column described by GeoParquet ``geo`` metadata), ``places.parquet`` (the checked
+places, so an open does not check ``places.csv`` again), ``light.npz`` (the map's columns of
+every event as plain arrays: the map slices them on every rerun), ``events.duckdb`` (an empty
+database the store's read-only connection opens) and ``summary.json`` (facets), keyed by the
+story files' names, sizes, mtimes and contents. A window, viewport, count or per-place count is
+one parameterised SQL query over the Parquet file: DuckDB reads only the row groups whose
+statistics can match and only the columns asked for, so memory follows the window.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -21,11 +24,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -48,7 +53,13 @@ BIG_EVENTS = 50_000
 # A CSV this big holds about BIG_EVENTS events (the synthetic stories: ~140 bytes a row).
 BIG_CSV_BYTES = 7_000_000
 ROW_GROUP = 16_384
-CACHE_VERSION = 5  # 5: missing, displaced, arrested, evacuated columns
+CACHE_VERSION = 6  # 6: DuckDB (geometry and country columns, events.duckdb)
+# Each store's DuckDB connection: 1 GB at most (DuckDB spills or fails a query past it, the
+# server keeps running) and 2 threads (the machine's cores; a window never needs more).
+DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
+# A text search is at most this long (an ILIKE over a million summaries costs ~100 ms).
+TEXT_MAX = 200
+_CONNECTING = threading.Lock()
 # The build validates the whole story in a child process: bounded in time and memory.
 BUILD_TIMEOUT_S = 600
 BUILD_MEMORY_BYTES = 6 * 2**30
@@ -66,6 +77,7 @@ _SIZED = {
     "events.parquet": "parquet_bytes",
     "places.parquet": "places_bytes",
     "light.npz": "light_bytes",
+    "events.duckdb": "duckdb_bytes",
 }
 
 
@@ -168,10 +180,9 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
     table = table.append_column("last", pa.array(last.to_numpy(), pa.timestamp("us")))
     table = table.append_column("place_row", pa.array(place_row))
     table = table.append_column("row", pa.array(np.arange(n, dtype=np.int64)))
-    bounds = []
-    for lo in range(0, n, ROW_GROUP):
-        part = slice(lo, min(lo + ROW_GROUP, n))
-        bounds.append([str(events["date"].iloc[part].min()), str(last.iloc[part].max())])
+    country = story.places["country"].to_numpy(dtype=object)[place_row] if n else []
+    table = table.append_column("country", pa.array(country, pa.string(), from_pandas=True))
+    table = _with_geometry(table, events["lon"].to_numpy(float), events["lat"].to_numpy(float))
     order = {c: i for i, c in enumerate(events["category"].value_counts().index)}
     summary = {
         "version": CACHE_VERSION,
@@ -179,7 +190,6 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         "story": path.name,
         "events": n,
         "row_group": ROW_GROUP,
-        "row_groups": bounds,
         "categories": sorted(order),
         "actors": sorted({a for actors in events["actors"] for a in actors}),
     }
@@ -187,6 +197,7 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", suffix=".tmp", dir=root))
     try:
         pq.write_table(table, tmp / "events.parquet", row_group_size=ROW_GROUP)
+        duckdb.connect(str(tmp / "events.duckdb")).close()  # opened read-only by the store
         places = pa.Table.from_pandas(story.places, preserve_index=False)
         pq.write_table(places, tmp / "places.parquet")
         # Read back from the Parquet, so the arrays hold exactly what the slow path would give.
@@ -208,6 +219,29 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return final
+
+
+def _with_geometry(table: pa.Table, lon: np.ndarray, lat: np.ndarray) -> pa.Table:
+    """``table`` with each event's point as little-endian WKB (21 bytes) in ``geometry`` and
+    the GeoParquet 1.1 ``geo`` key-value metadata that says so (CRS84, the default)."""
+    n = len(lon)
+    wkb = np.zeros(n, dtype=[("order", "u1"), ("kind", "<u4"), ("x", "<f8"), ("y", "<f8")])
+    wkb["order"], wkb["kind"], wkb["x"], wkb["y"] = 1, 1, lon, lat
+    offsets = np.arange(0, 21 * (n + 1), 21, dtype=np.int32)
+    geom = pa.Array.from_buffers(
+        pa.binary(), n, [None, pa.py_buffer(offsets), pa.py_buffer(wkb.tobytes())]
+    )
+    placed = np.isfinite(lon) & np.isfinite(lat)
+    if not placed.all():
+        geom = pc.if_else(pa.array(placed), geom, pa.scalar(None, pa.binary()))
+    column: dict = {"encoding": "WKB", "geometry_types": ["Point"]}
+    if placed.any():
+        x, y = lon[placed], lat[placed]
+        column["bbox"] = [float(x.min()), float(y.min()), float(x.max()), float(y.max())]
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": column}}
+    table = table.append_column("geometry", geom)
+    meta = {**(table.schema.metadata or {}), b"geo": json.dumps(geo).encode()}
+    return table.replace_schema_metadata(meta)
 
 
 def _prune(root: Path, path: Path, keep: Path) -> None:
@@ -294,25 +328,26 @@ def _bbox(bbox) -> tuple[float, float, float, float] | None:
     return south, west, north, east
 
 
-def _is_in(column: pa.ChunkedArray, values: pa.Array) -> pa.ChunkedArray:
-    """``is_in`` on a dictionary column tested once per distinct value, not once per row."""
-    if not pa.types.is_dictionary(column.type):
-        return pc.is_in(column, value_set=values)
-    chunks = []
-    for chunk in column.chunks:
-        hit = pc.is_in(chunk.dictionary, value_set=values)
-        chunks.append(pc.fill_null(pc.take(hit, chunk.indices), False))
-    return pa.chunked_array(chunks, pa.bool_())
-
-
 def _release() -> None:
     """Hand Arrow's freed decoding buffers back to the system: mimalloc keeps them otherwise
     (reading a million events' map columns left ~100 MB resident for an 18 MB frame; ~60 MB)."""
     pa.default_memory_pool().release_unused()
 
 
-def _frame(table: pa.Table) -> pd.DataFrame:
-    """A table read from the store as the loader's DataFrame: labelled by row, actors lists."""
+def _frame(table: pa.Table, schema: pa.Schema | None = None) -> pd.DataFrame:
+    """A table read from the store as the loader's DataFrame: labelled by row, actors lists,
+    the few-valued text columns as categoricals (as pyarrow's dictionary reads gave them).
+
+    DuckDB's answer lacks the file's pandas metadata (nullable figures): ``schema`` gives it."""
+    if schema is not None:
+        table = pa.Table.from_arrays(
+            [table[c].cast(schema.field(c).type) for c in table.column_names],
+            names=table.column_names,
+        ).replace_schema_metadata({b"pandas": schema.metadata[b"pandas"]})
+    for name in _DICTIONARY:
+        if name in table.column_names:
+            at = table.column_names.index(name)
+            table = table.set_column(at, name, pc.dictionary_encode(table[name]))
     df = table.to_pandas()
     df.index = pd.Index(df.pop("row").to_numpy(), name=None)
     if "actors" in df:
@@ -320,9 +355,58 @@ def _frame(table: pa.Table) -> pd.DataFrame:
     return df
 
 
+def _like(text: str) -> str:
+    """``text`` as an ILIKE pattern matching it anywhere, its own wildcards taken literally."""
+    if not isinstance(text, str) or len(text) > TEXT_MAX:
+        raise WindowError(f"a text search is a string of at most {TEXT_MAX} characters")
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _killed(killed) -> tuple[float | None, float | None]:
+    try:
+        lo, hi = (None if v is None else float(v) for v in killed)
+    except (TypeError, ValueError):
+        raise WindowError(f"killed must be (low, high), not {killed!r}") from None
+    if not all(v is None or np.isfinite(v) for v in (lo, hi)):
+        raise WindowError(f"killed must be finite, not {killed!r}")
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class Narrow:
+    """Filters beyond the timeline's: a ``killed`` range (either end None for open), the places'
+    countries, and a text searched in summaries and notes (case-blind, at most TEXT_MAX)."""
+
+    killed: tuple[float | None, float | None] | None = None
+    countries: tuple[str, ...] | None = None
+    text: str | None = None
+
+
+class _Where:
+    """A window's WHERE clause built from fixed SQL fragments, its values as parameters only."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.args: list = []
+
+    def add(self, fragment: str, *args) -> None:
+        self.parts.append(fragment)
+        self.args.extend(args)
+
+    @property
+    def sql(self) -> str:
+        return " AND ".join(self.parts) or "TRUE"
+
+
 @dataclass(frozen=True)
 class EventStore:
-    """A big story's events on disk: window queries, counts and facets."""
+    """A big story's events on disk: window queries, counts and facets, in DuckDB SQL.
+
+    One DuckDB connection per store, opened read-only on the entry's (empty) database file with
+    ``DUCKDB_CONFIG``; each query runs on its own cursor, so Streamlit's threads can share it.
+    DuckDB skips the row groups whose date statistics cannot overlap a window by itself.
+    """
 
     folder: Path
     summary: dict
@@ -343,14 +427,48 @@ class EventStore:
     def actors(self) -> list[str]:
         return list(self.summary["actors"])
 
-    def row_groups(self, start: date, end: date) -> list[int]:
-        """The row groups whose events can overlap [start, end] (from their date ranges)."""
-        lo, hi = _ts(start), _ts(end)
-        return [
-            n
-            for n, (first, last) in enumerate(self.summary["row_groups"])
-            if pd.Timestamp(first) <= hi and pd.Timestamp(last) >= lo
-        ]
+    @functools.cached_property
+    def _schema(self) -> pa.Schema:
+        return pq.read_schema(self.events_path)
+
+    @functools.cached_property
+    def _connection(self) -> duckdb.DuckDBPyConnection:
+        return duckdb.connect(
+            str(self.folder / "events.duckdb"), read_only=True, config=DUCKDB_CONFIG
+        )
+
+    def _query(self, select: str, where: _Where, tail: str = "", tail_args=()):
+        """Run ``SELECT {select} FROM the events WHERE ... {tail}`` on a cursor of its own."""
+        with _CONNECTING:
+            con = self._connection
+        cur = con.cursor()
+        sql = f"SELECT {select} FROM read_parquet(?) WHERE {where.sql} {tail}"
+        return cur.execute(sql, [str(self.events_path), *where.args, *tail_args])
+
+    def _where(self, start, end, categories, actors, bbox, place_ids, narrow) -> _Where | None:
+        """The window's conditions; None when it holds nothing by design."""
+        box = _bbox(bbox)
+        if _ts(start) > _ts(end):
+            return None
+        w = _Where()
+        w.add('"date" <= ? AND "last" >= ?', _ts(end).to_pydatetime(), _ts(start).to_pydatetime())
+        if categories is not None:
+            cats = sorted(set(categories))
+            if not cats:
+                return None
+            if not set(self.categories) <= set(cats):  # every category chosen: no filter
+                w.add("list_contains(?::VARCHAR[], category)", cats)
+        if actors:
+            w.add("list_has_any(actors, ?::VARCHAR[])", sorted(set(actors)))
+        if place_ids is not None:
+            ids = list(place_ids)
+            if not ids:
+                return None
+            w.add("list_contains(?::VARCHAR[], place_id)", ids)
+        if box is not None:
+            south, west, north, east = box
+            w.add("lat BETWEEN ? AND ? AND lon BETWEEN ? AND ?", south, north, west, east)
+        return _narrowed(w, narrow or Narrow())
 
     def batches(
         self,
@@ -361,55 +479,24 @@ class EventStore:
         bbox=None,
         columns: Iterable[str] | None = None,
         place_ids: Iterable[str] | None = None,
+        *,
+        narrow: Narrow | None = None,
+        limit: int | None = None,
+        size: int = ROW_GROUP,
     ) -> Iterator[pa.Table]:
-        """The window's events one row group at a time (filtered), with ``row`` appended."""
-        cols = list(ALL_COLUMNS if columns is None else columns)
-        unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
-        if unknown:
-            raise WindowError(f"unknown {noun(len(unknown), 'column')}: {', '.join(unknown)}")
-        box = _bbox(bbox)
-        cats = None if categories is None else pa.array(list(categories), pa.string())
-        if cats is not None and set(self.categories) <= set(cats.to_pylist()):
-            cats = None  # every category chosen: no filter to pay for
-        wanted = pa.array(sorted(set(actors)), pa.string()) if actors else None
-        ids = None if place_ids is None else pa.array(list(place_ids), pa.string())
-        if (cats is not None and len(cats) == 0) or (ids is not None and len(ids) == 0):
+        """The window's events in date order, ``size`` at a time, with ``row`` appended."""
+        cols = _checked_columns(columns)
+        where = self._where(start, end, categories, actors, bbox, place_ids, narrow)
+        if where is None:
             return
-        if _ts(start) > _ts(end):
-            return
-        lo = pa.scalar(_ts(start).to_pydatetime(), pa.timestamp("us"))
-        hi = pa.scalar(_ts(end).to_pydatetime(), pa.timestamp("us"))
-        need = {"date", "last", "row"}
-        need |= {"category"} if cats is not None else set()
-        need |= {"actors"} if wanted is not None else set()
-        need |= {"place_id"} if ids is not None else set()
-        need |= {"lat", "lon"} if box is not None else set()
-        read = [c for c in (*cols, *sorted(need - set(cols))) if c]
-        pf = pq.ParquetFile(self.events_path, read_dictionary=[c for c in _DICTIONARY if c in read])
-        for n in self.row_groups(start, end):
-            t = pf.read_row_group(n, columns=read)
-            mask = pc.and_(pc.less_equal(t["date"], hi), pc.greater_equal(t["last"], lo))
-            if cats is not None:
-                mask = pc.and_(mask, _is_in(t["category"], cats))
-            if ids is not None:
-                mask = pc.and_(mask, _is_in(t["place_id"], ids))
-            if box is not None:
-                south, west, north, east = box
-                lat, lon = t["lat"], t["lon"]
-                inside = pc.and_(
-                    pc.and_(pc.greater_equal(lat, south), pc.less_equal(lat, north)),
-                    pc.and_(pc.greater_equal(lon, west), pc.less_equal(lon, east)),
-                )
-                mask = pc.and_(mask, pc.fill_null(inside, False))
-            if wanted is not None:
-                flat = pc.list_flatten(t["actors"])
-                parents = pc.list_parent_indices(t["actors"])
-                hit = np.zeros(len(t), dtype=bool)
-                hit[parents.to_numpy()[pc.is_in(flat, value_set=wanted).to_numpy(False)]] = True
-                mask = pc.and_(mask, pa.array(hit))
-            t = t.filter(mask)
-            if len(t):
-                yield t.select([*cols, "row"])
+        select = ", ".join(f'"{c}"' for c in (*cols, "row"))
+        tail, tail_args = ("ORDER BY row", ())
+        if limit is not None:
+            tail, tail_args = ("ORDER BY row LIMIT ?", (max(0, int(limit)),))
+        reader = self._query(select, where, tail, tail_args).to_arrow_reader(max(1, int(size)))
+        for batch in reader:
+            if batch.num_rows:
+                yield pa.Table.from_batches([batch])
 
     def window(
         self,
@@ -422,53 +509,56 @@ class EventStore:
         *,
         place_ids: Iterable[str] | None = None,
         limit: int | None = None,
+        narrow: Narrow | None = None,
     ) -> pd.DataFrame:
-        """The events ``filter_events`` would give (plus a ``bbox`` and ``place_ids`` filter),
-        in date order, labelled by their row in the story, with only ``columns``.
-
-        At most ``limit`` rows (the first ones) are read when given.
-        """
-        cols = list(ALL_COLUMNS if columns is None else columns)
-        parts, n = [], 0
-        for t in self.batches(start, end, categories, actors, bbox, cols, place_ids):
-            parts.append(t)
-            n += len(t)
-            if limit is not None and n >= limit:
-                break
+        """The events ``filter_events`` would give (plus a ``bbox``, ``place_ids`` and
+        ``narrow`` filter), in date order, labelled by their row in the story, with only
+        ``columns``; at most ``limit`` rows (the first ones) when given."""
+        cols = _checked_columns(columns)
+        parts = list(
+            self.batches(
+                start, end, categories, actors, bbox, cols, place_ids, narrow=narrow, limit=limit
+            )
+        )
         if not parts:
             return self._empty(cols)
-        table = pa.concat_tables(parts)
-        if limit is not None:
-            table = table.slice(0, limit)
-        out = _frame(table)
+        out = _frame(pa.concat_tables(parts), self._schema)
         _release()
         return out
 
-    def frames(self, start, end, categories=None, actors=None) -> Iterator[pd.DataFrame]:
-        """The window's events with every column, one row group at a time (for downloads)."""
+    def frames(
+        self, start, end, categories=None, actors=None, size: int = ROW_GROUP, *, narrow=None
+    ) -> Iterator[pd.DataFrame]:
+        """The window's events with every column, ``size`` rows at a time (for downloads)."""
         cats = None if categories is None else list(categories)
-        for t in self.batches(start, end, cats, list(actors) if actors else None):
-            yield _frame(t)
+        acts = list(actors) if actors else None
+        for t in self.batches(start, end, cats, acts, narrow=narrow, size=size):
+            yield _frame(t, self._schema)
 
     def _empty(self, cols: list[str]) -> pd.DataFrame:
-        schema = pq.read_schema(self.events_path)
-        return _frame(schema.empty_table().select([*cols, "row"]))
+        return _frame(self._schema.empty_table().select([*cols, "row"]))
 
-    def count(self, start, end, categories=None, actors=None, bbox=None) -> int:
-        """How many events the window holds (reads only the columns filtered on)."""
-        return sum(len(t) for t in self.batches(start, end, categories, actors, bbox, []))
+    def count(self, start, end, categories=None, actors=None, bbox=None, *, narrow=None) -> int:
+        """How many events the window holds (one COUNT query)."""
+        where = self._where(start, end, categories, actors, bbox, None, narrow)
+        if where is None:
+            return 0
+        return int(self._query("count(*)", where).fetchone()[0])
 
     def counts_per_place(
-        self, start, end, categories=None, actors=None, n_places: int | None = None
+        self, start, end, categories=None, actors=None, n_places: int | None = None, *, narrow=None
     ) -> np.ndarray:
-        """Events per row of ``story.places`` in the window."""
-        rows = [
-            t["place_row"].to_numpy()
-            for t in self.batches(start, end, categories, actors, None, ["place_row"])
-        ]
-        codes = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int32)
-        size = int(codes.max(initial=-1)) + 1 if n_places is None else n_places
-        return np.bincount(codes[codes >= 0], minlength=size)[:size]
+        """Events per row of ``story.places`` in the window (a GROUP BY in DuckDB)."""
+        where = self._where(start, end, categories, actors, None, None, narrow)
+        pairs = []
+        if where is not None:
+            pairs = self._query("place_row, count(*)", where, "GROUP BY place_row").fetchall()
+        size = n_places if n_places is not None else max((p for p, _ in pairs), default=-1) + 1
+        out = np.zeros(size, dtype=np.int64)
+        for place, n in pairs:
+            if 0 <= place < size:
+                out[place] = n
+        return out
 
     def facets(self) -> tuple[list[str], list[str]]:
         """Every category and every actor in the story."""
@@ -490,6 +580,39 @@ class EventStore:
             return _read_light(self.folder / "light.npz")
         except (OSError, ValueError, KeyError):
             return _light_from_parquet(self.events_path)  # a damaged copy: the slow way
+
+
+def _checked_columns(columns) -> list[str]:
+    cols = list(ALL_COLUMNS if columns is None else columns)
+    unknown = [c for c in cols if c not in (*ALL_COLUMNS, "place_row")]
+    if unknown:
+        raise WindowError(f"unknown {noun(len(unknown), 'column')}: {', '.join(unknown)}")
+    return cols
+
+
+def _narrowed(w: _Where, narrow: Narrow) -> _Where | None:
+    """``w`` with the Narrow filters added (each a fixed fragment with parameters)."""
+    if narrow.killed is not None:
+        lo, hi = _killed(narrow.killed)
+        if lo is not None:
+            w.add("killed >= ?", lo)
+        if hi is not None:
+            w.add("killed <= ?", hi)
+    if narrow.countries is not None:
+        countries = sorted({str(c) for c in narrow.countries})
+        if not countries:
+            return None
+        w.add("list_contains(?::VARCHAR[], country)", countries)
+    if narrow.text:
+        pattern = _like(narrow.text)
+        w.add(
+            "(summary ILIKE ? ESCAPE '\\' OR source_detail ILIKE ? ESCAPE '\\'"
+            " OR confidence_note ILIKE ? ESCAPE '\\')",
+            pattern,
+            pattern,
+            pattern,
+        )
+    return w
 
 
 def _light_from_parquet(events_path: Path) -> pd.DataFrame:

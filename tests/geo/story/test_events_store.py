@@ -156,28 +156,39 @@ def test_events_per_day_on_map_columns_matches_the_full_window(built):
     pd.testing.assert_frame_equal(light, full)
 
 
-def test_only_the_row_groups_that_can_overlap_are_read(built, monkeypatch):
-    _, _, _, store = built
+def test_the_parquet_is_date_sorted_with_geoparquet_points(built):
+    """Row groups in date order (DuckDB skips those whose statistics cannot match) and each
+    event's point as WKB, described by the file's GeoParquet ``geo`` metadata."""
+    _, _, story, store = built
     meta = pq.read_metadata(store.events_path)
     assert meta.num_row_groups == -(-N_EVENTS // ROW_GROUP)
-    assert all(meta.row_group(i).num_rows <= ROW_GROUP for i in range(meta.num_row_groups))
-    read: list[int] = []
-    real = pq.ParquetFile.read_row_group
+    firsts = [meta.row_group(i).column(1).statistics.min for i in range(meta.num_row_groups)]
+    assert firsts == sorted(firsts)
+    geo = json.loads(meta.metadata[b"geo"])
+    assert geo["primary_column"] == "geometry"
+    assert geo["columns"]["geometry"]["encoding"] == "WKB"
+    table = pq.read_table(store.events_path, columns=["geometry", "lat", "lon"])
+    first = table["geometry"][0].as_py()
+    assert first[:5] == b"\x01\x01\x00\x00\x00"
+    x, y = np.frombuffer(first[5:], dtype="<f8")
+    assert (x, y) == (table["lon"][0].as_py(), table["lat"][0].as_py())
+    assert {len(g) for g in table["geometry"].to_pylist()} == {21}  # one WKB point each
+    west, south, east, north = geo["columns"]["geometry"]["bbox"]
+    assert (east, south) == (story.events["lon"].max(), story.events["lat"].min())
+    assert west == story.events["lon"].min() and north == story.events["lat"].max()
 
-    def spy(self, i, *args, **kwargs):
-        read.append(i)
-        return real(self, i, *args, **kwargs)
 
-    monkeypatch.setattr(pq.ParquetFile, "read_row_group", spy)
-    day = date(2017, 7, 1)
-    got = store.window(day, day)
-    assert not got.empty
-    # Events last at most a week: a day's events sit in one or two row groups of many.
-    assert 1 <= len(read) <= 3 < meta.num_row_groups
-    assert read == store.row_groups(day, day)
-    read.clear()
-    store.window(date(2017, 1, 1), date(2017, 12, 31), limit=5)
-    assert read == [0]  # a limit stops at the first row group that fills it
+def test_the_date_filter_is_pushed_into_the_parquet_scan(built):
+    _, _, _, store = built
+    plan = store._connection.execute(
+        "EXPLAIN SELECT row FROM read_parquet(?) WHERE date <= ? AND last >= ?",
+        [str(store.events_path), date(2017, 7, 1), date(2017, 7, 1)],
+    ).fetchall()
+    text = " ".join(str(r) for r in plan)
+    scan = text[
+        text.index("PARQUET_SCAN") if "PARQUET_SCAN" in text else text.index("READ_PARQUET") :
+    ]
+    assert "date" in scan and "Filters" in scan
 
 
 def test_the_cache_is_reused_and_follows_a_changed_file(tmp_path):
@@ -348,12 +359,97 @@ def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(("cats", "actors"), [(None, None), (["battle"], ["ISIS"]), ([], None)])
-def test_downloads_a_row_group_at_a_time_match_the_whole_window(built, cats, actors):
+def test_downloads_a_part_at_a_time_match_the_whole_window(built, cats, actors):
     _, _, story, store = built
     start, end = date(2017, 2, 1), date(2017, 5, 31)
     want = filter_events(story.events, start, end, cats, actors)
-    parts = list(store.frames(start, end, cats, actors))
-    assert len(parts) != 1 or want.empty  # several row groups, or none
+    parts = list(store.frames(start, end, cats, actors, size=5))
+    assert len(parts) != 1 or want.empty  # several parts, or none
     assert events_csv_parts(parts) == events_csv(want)
     got = json.loads(events_geojson_parts(store.frames(start, end, cats, actors)))
     assert got == json.loads(events_geojson(want))
+
+
+def _narrowed(story, start, end, killed=None, countries=None, text=None) -> pd.DataFrame:
+    """The pandas reference for Narrow: the same filters written out over the loaded story."""
+    want = filter_events(story.events, start, end)
+    if killed is not None:
+        lo, hi = killed
+        k = want["killed"]
+        want = want[
+            (k >= lo if lo is not None else k.notna()) & (k <= hi if hi is not None else True)
+        ]
+    if countries is not None:
+        country = story.places.set_index("id")["country"]
+        want = want[want["place_id"].map(country).isin(countries)]
+    if text is not None:
+        needle = text.lower()
+        hit = pd.Series(False, index=want.index)
+        for col in ("summary", "source_detail", "confidence_note"):
+            hit |= want[col].fillna("").str.lower().str.contains(needle, regex=False)
+        want = want[hit]
+    return want
+
+
+@pytest.mark.parametrize(
+    "narrow",
+    [
+        {"killed": (5, None)},
+        {"killed": (None, 0)},
+        {"killed": (2, 10)},
+        {"countries": ("SY",)},
+        {"countries": ("LB", "IQ")},
+        {"text": "BATTLE reported"},
+        {"text": "near"},
+        {"text": "x%"},  # a wildcard taken literally: matches nothing here
+        {"text": "_"},
+        {"text": "'; DROP TABLE events; --"},
+        {"text": "\\"},
+        {"killed": (1, None), "countries": ("SY",), "text": "near"},
+    ],
+)
+def test_narrow_filters_in_sql_match_pandas(built, narrow):
+    _, _, story, store = built
+    start, end = date(2017, 1, 1), date(2017, 12, 31)
+    want = _narrowed(story, start, end, **narrow)
+    n = events_store.Narrow(**narrow)
+    got = store.window(start, end, narrow=n)
+    assert got.index.tolist() == want.index.tolist()
+    assert store.count(start, end, narrow=n) == len(want)
+    per_place = store.counts_per_place(start, end, narrow=n, n_places=len(story.places))
+    assert per_place.sum() == len(want)
+
+
+def test_narrow_refuses_what_it_cannot_take(built):
+    _, _, _, store = built
+    day = date(2017, 3, 1)
+    with pytest.raises(events_store.WindowError, match="at most"):
+        store.window(day, day, narrow=events_store.Narrow(text="x" * (events_store.TEXT_MAX + 1)))
+    with pytest.raises(events_store.WindowError, match="killed"):
+        store.count(day, day, narrow=events_store.Narrow(killed=("a", 1)))
+    with pytest.raises(events_store.WindowError, match="finite"):
+        store.count(day, day, narrow=events_store.Narrow(killed=(float("nan"), 1)))
+    assert store.count(day, day, narrow=events_store.Narrow(countries=())) == 0
+
+
+def test_one_read_only_connection_per_store_with_its_limits(built):
+    _, _, _, store = built
+    con = store._connection
+    assert store._connection is con
+    limit, threads = con.execute(
+        "SELECT current_setting('memory_limit'), current_setting('threads')"
+    ).fetchone()
+    assert threads == 2 and limit.startswith(("1.0 GiB", "953.6 MiB", "1 GB", "1.0 GB"))
+    import duckdb
+
+    with pytest.raises(duckdb.Error):
+        con.execute("CREATE TABLE t (x INT)")
+
+
+def test_narrow_filters_are_not_vacuous(built):
+    """The cases above keep some events and drop others (else they would test nothing)."""
+    _, _, story, _ = built
+    start, end = date(2017, 1, 1), date(2017, 12, 31)
+    total = len(filter_events(story.events, start, end))
+    for narrow in ({"killed": (2, 10)}, {"countries": ("SY",)}, {"text": "BATTLE reported"}):
+        assert 0 < len(_narrowed(story, start, end, **narrow)) < total, narrow

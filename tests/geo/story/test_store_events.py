@@ -1,6 +1,6 @@
 """Big stories' events through the storage contract: the window and viewport queries of the
-folder backend (Parquet event store) and of PostgreSQL + PostGIS (SQL on a GiST-indexed point)
-give the same rows as the pandas filter, and the same rows as each other."""
+folder backend (a Parquet file queried by embedded DuckDB) and of PostgreSQL + PostGIS (SQL on
+a GiST-indexed point) give the same rows as the pandas filter, and the same rows as each other."""
 
 from __future__ import annotations
 
@@ -100,6 +100,16 @@ def test_both_backends_give_the_same_rows(saved, start, end, cats, actors, bbox)
     for col in ("id", "category", "place_id", "summary", "source", "place_name", "confidence"):
         assert sql[col].astype(str).tolist() == folder[col].astype(str).tolist()
     assert sql["actors"].map(list).tolist() == folder["actors"].map(list).tolist()
+
+
+def test_the_folder_backend_answers_with_duckdb(saved):
+    import duckdb
+
+    from geo.story.events_store import EventStore
+
+    folder = saved["folder"]
+    assert isinstance(folder, EventStore)
+    assert isinstance(folder._connection, duckdb.DuckDBPyConnection)
 
 
 def test_limits_columns_places_and_counts_per_place_agree(saved, generated):
