@@ -118,6 +118,53 @@ def page_for(browser, request):
         assert not traffic.blocked, f"the page tried to reach the internet: {traffic.blocked}"
 
 
+@dataclass
+class FilePage:
+    """A file opened from disk: its page, every address it asked for, its page errors (and,
+    when asked, console errors and warnings)."""
+
+    page: object
+    asked: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def file_page(browser):
+    """Open a file from disk in a context that lets only file: through and records the rest."""
+    opened = []
+
+    def _open(path: Path, viewport=(1280, 720), scale: float = 1, console: bool = False):
+        context = new_context(
+            browser,
+            viewport={"width": viewport[0], "height": viewport[1]},
+            device_scale_factor=scale,
+        )
+        opened.append(context)
+        page = context.new_page()
+        found = FilePage(page)
+
+        def route(r):
+            found.asked.append(r.request.url)
+            if r.request.url.startswith("file:"):
+                r.continue_()
+            else:
+                r.abort()
+
+        context.route("**/*", route)
+        page.on("pageerror", lambda e: found.errors.append(str(e)))
+        if console:
+            page.on(
+                "console",
+                lambda m: found.errors.append(m.text) if m.type in ("error", "warning") else None,
+            )
+        page.goto(Path(path).as_uri())
+        return found
+
+    yield _open
+    for context in opened:
+        context.close()
+
+
 def map_frame(page):
     return page.frame_locator(MAP_FRAME)
 

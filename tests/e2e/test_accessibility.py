@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from geo.map.publish import publish_html
 from geo.story.load import load_story
-from tests.e2e.conftest import APP_READY, ROOT, new_context, ready_map
+from tests.e2e.conftest import APP_READY, ROOT, ready_map
 
 pytestmark = pytest.mark.e2e
 
@@ -51,14 +51,6 @@ def axe_problems(frame) -> list[str]:
     ]
 
 
-def offline(route) -> None:
-    """Let the published file load itself (file:) and nothing else."""
-    if route.request.url.startswith("file:"):
-        route.continue_()
-    else:
-        route.abort()
-
-
 def map_frame_of(page):
     return next(f for f in page.frames if "streamlit_folium" in f.url)
 
@@ -85,18 +77,13 @@ def test_dashboard_and_its_map_have_no_serious_axe_violation(server, page_for, s
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_published_file_has_no_serious_axe_violation(browser, tmp_path, size):
+def test_published_file_has_no_serious_axe_violation(file_page, tmp_path, size):
     out = tmp_path / "story.html"
     out.write_text(publish_html(load_story(ROOT / "data" / "stories" / "qalamoun-2017")))
-    width, height = SIZES[size]
-    context = new_context(browser, viewport={"width": width, "height": height})
-    context.route("**/*", offline)
-    page = context.new_page()
-    page.goto(out.as_uri())
+    page = file_page(out, SIZES[size]).page
     expect(page.get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
     expect(page.locator(".dl-pin").first).to_be_visible()
     problems = axe_problems(page.main_frame)
-    context.close()
     assert not problems, "\n".join(problems)
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from geo.map.publish import publish_html
 from geo.story.load import load_story
-from tests.e2e.conftest import ROOT, map_frame, new_context
+from tests.e2e.conftest import ROOT, map_frame
 
 pytestmark = pytest.mark.e2e
 
@@ -38,24 +38,11 @@ def test_a_chapter_with_a_selection_fills_the_details(server, page_for):
     expect(details(page)).to_contain_text("Convoy", timeout=30_000)
 
 
-def test_the_published_file_works_from_disk_with_no_network(browser, tmp_path):
+def test_the_published_file_works_from_disk_with_no_network(file_page, tmp_path):
     out = tmp_path / "story.html"
     out.write_text(publish_html(load_story(ROOT / "data" / "stories" / "qalamoun-2017")))
-    context = new_context(browser, viewport={"width": 1280, "height": 900})
-    asked: list[str] = []
-
-    def route(r):
-        asked.append(r.request.url)
-        if r.request.url.startswith("file://"):
-            r.continue_()
-        else:
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(out.as_uri())
+    opened = file_page(out, (1280, 900))
+    page, asked, errors = opened.page, opened.asked, opened.errors
     expect(page.locator(".dl-pin").first).to_be_visible(timeout=30_000)
     expect(page.locator(".dl-label").first).to_be_visible()
     page.wait_for_function("document.querySelectorAll('.leaflet-dlLand-pane path').length > 50")
@@ -76,4 +63,3 @@ def test_the_published_file_works_from_disk_with_no_network(browser, tmp_path):
     assert not errors, errors
     (ROOT / "test-results").mkdir(exist_ok=True)
     page.screenshot(path=str(ROOT / "test-results" / "published.png"))
-    context.close()

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from geo.map.publish import publish_html
 from geo.story.load import load_story
 from tests.e2e.appserver import MAP_FRAME
-from tests.e2e.conftest import OUTPUT, ROOT, map_frame, new_context
+from tests.e2e.conftest import OUTPUT, ROOT, map_frame
 from tests.helpers import copy_mini, replace
 
 pytestmark = pytest.mark.e2e
@@ -84,27 +84,11 @@ def test_download_png_from_the_dashboard(server, page_for, viewport, scale):
 
 
 @pytest.mark.parametrize(("viewport", "scale"), SIZES)
-def test_download_png_from_the_published_file_offline(browser, tmp_path, viewport, scale):
+def test_download_png_from_the_published_file_offline(file_page, tmp_path, viewport, scale):
     out = tmp_path / "story.html"
     out.write_text(publish_html(load_story(ROOT / "data" / "stories" / "qalamoun-2017")))
-    context = new_context(
-        browser, viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale
-    )
-    asked: list[str] = []
-
-    def route(r):
-        asked.append(r.request.url)
-        if r.request.url.startswith("file://"):
-            r.continue_()
-        else:
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.goto(out.as_uri())
+    opened = file_page(out, viewport, scale, console=True)
+    page, asked, errors = opened.page, opened.asked, opened.errors
     expect(page.locator(".dl-pin").first).to_be_visible(timeout=30_000)
     expect(page.locator(".dl-label").first).to_be_visible()
     page.wait_for_function("document.querySelectorAll('.leaflet-dlLand-pane path').length > 50")
@@ -130,21 +114,16 @@ def test_download_png_from_the_published_file_offline(browser, tmp_path, viewpor
     assert again.value.suggested_filename == download.suggested_filename
     assert [u for u in asked if not u.startswith("file://")] == []
     assert not errors, errors
-    context.close()
 
 
-def test_a_title_with_markup_is_drawn_as_text(browser, tmp_path):
+def test_a_title_with_markup_is_drawn_as_text(file_page, tmp_path):
     dest = copy_mini(tmp_path)
     title = '<img src=x onerror=\\"window.hit=1\\"> & </script> \' \\"quoted\\"'
     replace(dest / "story.toml", 'title = "Mini story for tests"', f'title = "{title}"')
     out = tmp_path / "mini.html"
     out.write_text(publish_html(load_story(dest)))
-    context = new_context(browser, viewport={"width": 800, "height": 600})
-    context.route("**/*", lambda r: r.continue_() if r.request.url[:5] == "file:" else r.abort())
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(out.as_uri())
+    opened = file_page(out, (800, 600))
+    page, errors = opened.page, opened.errors
     page.wait_for_function("document.querySelectorAll('.leaflet-dlLand-pane path').length > 0")
     with page.expect_download() as info:
         page.get_by_role("button", name="Download PNG").click()
@@ -157,4 +136,3 @@ def test_a_title_with_markup_is_drawn_as_text(browser, tmp_path):
     assert facts["size"] == tuple(size)
     assert page.evaluate("window.hit") is None and page.locator("img[src=x]").count() == 0
     assert not errors, errors
-    context.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from geo.map.publish import embed_code, publish_html
 from geo.story.load import load_story
 from tests.e2e.appserver import start_server, stop_server
-from tests.e2e.conftest import ROOT, new_context
+from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
 
@@ -42,25 +42,6 @@ def files(tmp_path_factory) -> dict[str, Path]:
     return out
 
 
-def offline_page(browser, viewport: tuple[int, int]):
-    """A page whose every request is recorded; only file:// is let through."""
-    context = new_context(browser, viewport={"width": viewport[0], "height": viewport[1]})
-    asked: list[str] = []
-    errors: list[str] = []
-
-    def route(r):
-        asked.append(r.request.url)
-        if r.request.url.startswith("file://"):
-            r.continue_()
-        else:
-            r.abort()
-
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return context, page, asked, errors
-
-
 def layout(page) -> dict:
     return page.evaluate(
         """() => {
@@ -84,9 +65,9 @@ def assert_fits(page, size: tuple[int, int]) -> None:
 
 
 @pytest.mark.parametrize("size", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
-def test_the_map_is_the_first_screen_and_nothing_overflows(browser, files, size):
-    context, page, asked, errors = offline_page(browser, size)
-    page.goto(files["bundled"].as_uri())
+def test_the_map_is_the_first_screen_and_nothing_overflows(file_page, files, size):
+    opened = file_page(files["bundled"], size)
+    page, asked, errors = opened.page, opened.asked, opened.errors
     expect(page.locator(".dl-pin").first).to_be_visible(timeout=30_000)
     assert_fits(page, size)
     # A chapter's long title in the picker and its text must not widen the page either.
@@ -102,13 +83,12 @@ def test_the_map_is_the_first_screen_and_nothing_overflows(browser, files, size)
     expect(about).not_to_have_attribute("open", "")
     assert asked == [files["bundled"].as_uri()], asked  # the file itself, nothing else
     assert not errors, errors
-    context.close()
 
 
 @pytest.mark.parametrize("size", [(390, 844), (1280, 720)], ids=["phone", "laptop"])
-def test_a_chapter_image_shows_with_its_credit_in_the_published_file(browser, files, size):
-    context, page, asked, errors = offline_page(browser, size)
-    page.goto(files["media"].as_uri())
+def test_a_chapter_image_shows_with_its_credit_in_the_published_file(file_page, files, size):
+    opened = file_page(files["media"], size)
+    page, asked, errors = opened.page, opened.asked, opened.errors
     figure = page.locator("#dl-chapter figure")
     image = figure.locator("img")
     image.scroll_into_view_if_needed()
@@ -128,12 +108,11 @@ def test_a_chapter_image_shows_with_its_credit_in_the_published_file(browser, fi
     expect(figure).to_have_count(0)
     assert asked == [files["media"].as_uri()], asked
     assert not errors, errors
-    context.close()
 
 
-def test_the_embed_code_shows_the_map_inside_an_article(browser, files):
-    context, page, asked, errors = offline_page(browser, (1280, 720))
-    page.goto(files["host"].as_uri())
+def test_the_embed_code_shows_the_map_inside_an_article(file_page, files):
+    opened = file_page(files["host"], (1280, 720))
+    page, asked, errors = opened.page, opened.asked, opened.errors
     frame_el = page.locator("iframe")
     expect(frame_el).to_have_attribute("title", 'Map: A "hostile" <title> & more')
     frame = page.frame_locator("iframe")
@@ -148,7 +127,6 @@ def test_the_embed_code_shows_the_map_inside_an_article(browser, files):
     assert inner[0] <= inner[1] and inner[2] >= 0.5 * box["height"], inner
     assert sorted(set(asked)) == sorted({files["host"].as_uri(), files["bundled"].as_uri()})
     assert not errors, errors
-    context.close()
 
 
 @pytest.fixture(scope="module")
