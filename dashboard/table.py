@@ -63,31 +63,33 @@ def events_table(
         }
     )
     st.dataframe(table, hide_index=True, width="stretch", key="events_table")
-    dl_a, dl_b, dl_c, _ = st.columns([1, 1, 1.4, 2.6])
+    # A row that wraps, each button as wide as its label (columns cut "Download GeoJSON").
+    row = st.container(horizontal=True, gap="small")
     stem = f"{shown.id}_{start}_{end}"
     # Callables: the files are made only when a reader clicks, not on every rerun.
-    dl_a.download_button(
+    row.download_button(
         "Download CSV",
         lambda: events_spreadsheet_parts(window_parts(), shown.source_names),
         f"{stem}.csv",
         "text/csv",
         on_click="ignore",
     )
-    dl_b.download_button(
+    row.download_button(
         "Download GeoJSON",
         lambda: events_geojson_parts(window_parts()),
         f"{stem}.geojson",
         "application/geo+json",
         on_click="ignore",
     )
-    dl_c.download_button(
+    row.download_button(
         "Download as ACLED CSV",
         lambda: acled_parts(window_parts(), story.places, shown.source_names),
         f"{stem}_acled.csv",
         "text/csv",
         on_click="ignore",
         help="The same events in ACLED's columns (event_type, sub_event_type, actor1, "
-        "fatalities, notes...), for tools that read ACLED exports.",
+        "fatalities, notes...), for tools that read ACLED exports. Events of a kind ACLED "
+        "does not code (statements, casualty reports, convoys) are left out.",
     )
 
 

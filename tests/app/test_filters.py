@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.table import acled_parts
 from geo.__main__ import main
+from geo.story.export import events_acled_csv
+from geo.story.load import load_story
 from tests.helpers import MINI, app_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +145,14 @@ def test_the_acled_download_is_offered():
     at = run_app(story="acled")
     labels = [b.proto.label for b in at.get("download_button")]
     assert "Download as ACLED CSV" in labels
+
+
+def test_the_acled_download_of_a_window_in_parts_has_one_header(stories):
+    story = load_story(stories / "acled")
+    events = story.events
+    whole = events_acled_csv(events, story.places, {"acled": "ACLED"})
+    parts = [events.iloc[:5], events.iloc[5:5], events.iloc[5:]]
+    assert acled_parts(parts, story.places, {"acled": "ACLED"}) == whole
+    assert whole.count("event_id_cnty,") == 1 and len(whole.splitlines()) > 10
+    empty = acled_parts([], story.places, {})
+    assert empty.startswith("event_id_cnty,event_date,") and len(empty.splitlines()) == 1
