@@ -13,6 +13,7 @@ from dashboard.table import acled_parts
 from geo.__main__ import main
 from geo.story.export import events_acled_csv
 from geo.story.load import load_story
+from geo.story.timeline import narrow_events
 from tests.helpers import MINI, app_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,3 +157,45 @@ def test_the_acled_download_of_a_window_in_parts_has_one_header(stories):
     assert whole.count("event_id_cnty,") == 1 and len(whole.splitlines()) > 10
     empty = acled_parts([], story.places, {})
     assert empty.startswith("event_id_cnty,event_date,") and len(empty.splitlines()) == 1
+
+
+def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
+    """A story kept on disk (BIG_EVENTS lowered: 3,000 events count as big): the slider's top
+    comes from the Parquet file, and every filter reaches the store as a Narrow."""
+    import sys
+
+    from geo.map import window
+    from geo.story import events_store
+
+    sys.path.insert(0, str(ROOT))
+    from bench.generate import generate_story
+
+    folder = tmp_path / "big"
+    generate_story(folder, 3000, seed=5, story_id="big-local")
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(folder))
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    monkeypatch.setattr(window, "BROWSER_LIMIT", 100)
+    narrows = []
+    real = events_store.EventStore.window
+
+    def spy(self, *args, **kwargs):
+        narrows.append(kwargs.get("narrow"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(events_store.EventStore, "window", spy)
+    at = run_app(story="big-local")
+    story = load_story(folder / "big-local")
+    top = int(story.events["killed"].max())
+    assert at.slider(key="killed").value == (0, top)
+    everything = count_line(at)
+    narrows.clear()
+    at.slider(key="killed").set_value((1, top)).run()
+    at.text_input(key="text_search").input("near").run()
+    assert not at.exception and not at.error
+    asked = [n for n in narrows if n is not None]
+    assert asked and asked[-1].killed == (1, top) and asked[-1].text == "near"
+    want = narrow_events(
+        story.events, story.places, events_store.Narrow(killed=(1, top), text="near")
+    )
+    assert count_line(at).startswith(f"{len(want):,} event")
+    assert count_line(at) != everything
