@@ -39,12 +39,11 @@ from dashboard.stories import Filters, Shown, describe, open_shown, static_ready
 from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal, plural
-from geo.story.events_store import story_window
 from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
 from geo.story.storage import StorageError
 from geo.story.store import all_stories
-from geo.story.timeline import filter_killed
+from geo.story.timeline import narrowed_window
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.
@@ -188,16 +187,15 @@ def story_panel(
         start, end = date_controls(shown, state)
     state.keep_window((start, end))
     # A big story's window has only the map's columns unless it is small enough to list.
-    events = filter_killed(
-        story_window(
-            story,
-            start,
-            end,
-            chosen.categories,
-            chosen.actors_or_all(shown),
-            full_upto=DETAIL_LIMIT,
-        ),
-        chosen.killed,
+    # The fatalities, country and text filters: pandas for a small story, SQL for a big one.
+    events = narrowed_window(
+        story,
+        start,
+        end,
+        chosen.categories,
+        chosen.actors_or_all(shown),
+        chosen.narrow(shown),
+        full_upto=DETAIL_LIMIT,
     )
     link = chosen.view(shown, start, end, state.selected)
     write_link(
@@ -218,7 +216,7 @@ def story_panel(
             about(story)
             if current is not None:
                 chapter_text(current, shown.source_names)
-            details(shown, state.selected, start, end, chosen.killed)
+            details(shown, state.selected, start, end, chosen.narrow(shown))
             event_list(shown, state, events)
         # The table follows the window, so it is built on every move, but only when asked for
         # (it is 20 KB a move); the timeline below does not follow it and stays out of this panel.

@@ -71,8 +71,7 @@ def reset(state: ViewState, shown: Shown) -> None:
     state.window = (shown.story.start, shown.story.end)
     state.categories = shown.categories
     state.actors = []
-    state.session.pop(Key.KILLED, None)
-    state.killed = None
+    state.clear_narrow(shown.killed_top)
     state.found = None
     state.playing = False
     state.play_span = None

@@ -13,7 +13,8 @@ from geo.map.style import CATEGORY_COLOURS
 from geo.map.text import figures_text, fmt_day, fmt_span, plural, reported_text
 from geo.names import literal, upper_first
 from geo.story.details import convoy_details, front_details, place_details
-from geo.story.timeline import filter_killed
+from geo.story.events_store import Narrow
+from geo.story.timeline import narrow_events
 
 DETAIL_ROWS = 50  # events listed for one clicked place
 # The panel's key: the map's cue (js/basemap.js) scrolls to it when it is below the map.
@@ -58,14 +59,14 @@ def details(
     selected: str | None,
     start: date,
     end: date,
-    killed: tuple[int, int] | None = None,
+    narrow: Narrow | None = None,
 ) -> None:
     """What the reader clicked (or a chapter selected), with its sources; a place's events
-    through the fatalities filter ``killed``."""
+    through the fatalities, country and text filters ``narrow``."""
     story = shown.story
     kind, _, sel_id = (selected or "").partition(":")
     if kind == "place" and (d := place_details(story, sel_id, start, end)):
-        d["events"] = filter_killed(d["events"], killed)
+        d["events"] = narrow_events(d["events"], story.places, narrow)
         _place(d, shown.source_name)
     elif kind == "convoy" and (d := convoy_details(story, sel_id)):
         _convoy(d, shown.words["convoy"], shown.source_name)

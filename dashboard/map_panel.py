@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
 from geo.paths import default_cache_dir, prune_oldest
+from geo.story.timeline import narrow_mask
 
 # A story's data for the map's script goes to the cache folder, one file per story version, and
 # the newest PAYLOADS_KEPT are kept (a cache shared by several servers holds their stories).
@@ -137,6 +139,7 @@ def story_map(
         step_ms=int(play_pace(state.speed, play_step_seconds())[0] * 850),
         follow=DATES_LABEL,
         killed=chosen.killed,
+        only=None if big else _kept_rows(shown, chosen),
         found=found_on_map(state),
         **chapter_view(shown, state),
     )
@@ -154,6 +157,18 @@ def story_map(
     if not whole and (clicked or {}).get("dl_painted"):
         whole_page(state)
     _take_click(state, (clicked or {}).get("last_object_clicked_tooltip"))
+
+
+def _kept_rows(shown: Shown, chosen: Filters) -> list[int] | None:
+    """The positions of the events that pass the country and text filters (the payload the
+    browser filters has neither column); None when neither is on."""
+    narrow = chosen.narrow(shown)
+    if narrow is None or (narrow.countries is None and narrow.text is None):
+        return None
+    story = shown.story
+    return np.flatnonzero(
+        narrow_mask(story.events, story.places, replace(narrow, killed=None))
+    ).tolist()
 
 
 def _map_data(

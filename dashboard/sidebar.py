@@ -10,9 +10,10 @@ from dashboard.state import Key, ViewState, layer_key
 from dashboard.stories import Filters, Shown, story_label
 from geo.map.layers import ONLINE_TILES
 from geo.map.publish import embed_code, publish_html
+from geo.story.export import country_name
 from geo.story.library import StoryEntry
 from geo.story.storage import story_zip
-from geo.story.timeline import killed_range
+from geo.story.timeline import TEXT_MAX, clean_text
 from geo.story.urlstate import LAYERS, TILES, parse_tiles
 
 TILE_NAMES = {"offline": "Offline map", **{k: v[0] for k, v in ONLINE_TILES.items()}}
@@ -105,7 +106,15 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
     """The sidebar's filters, layers, downloads and base map; on a map-first run, the filters
     as the session holds them (from the link, or the defaults)."""
     if not whole:
-        return Filters(state.categories, state.actors, state.layers, state.tiles, state.killed)
+        return Filters(
+            state.categories,
+            state.actors,
+            state.layers,
+            state.tiles,
+            state.killed,
+            tuple(state.countries),
+            clean_text(state.text),
+        )
     story = shown.story
     with st.sidebar:
         categories = _categories(shown, state)
@@ -119,6 +128,15 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             args=(state, shown.actors),
         )
         killed = _killed_filter(shown, state)
+        countries = _country_filter(shown, state)
+        text = st.text_input(
+            "Search the events' text",
+            key=Key.TEXT,
+            max_chars=TEXT_MAX,
+            placeholder="Words in summaries and notes",
+            help="Events whose summary, source detail or confidence note holds this text "
+            "(any case, taken as typed: no wildcards).",
+        )
         st.caption("Layers")
         layer_cols = st.columns(2)
         layers = {
@@ -153,14 +171,13 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             key=Key.TILES,
             help="Online maps need the internet; the offline map stays underneath.",
         )
-    return Filters(categories, actors, layers, tiles, killed)
+    return Filters(categories, actors, layers, tiles, killed, countries, clean_text(text))
 
 
 def _killed_filter(shown: Shown, state: ViewState) -> tuple[int, int] | None:
     """The fatalities range (events' reported ``killed``); None when it is the whole range or
     the story has no figure to filter on."""
-    story = shown.story
-    top = killed_range(story.events) if story.store is None else None
+    top = shown.killed_top
     if not top:
         state.killed = None
         return None
@@ -178,3 +195,29 @@ def _killed_filter(shown: Shown, state: ViewState) -> tuple[int, int] | None:
     )
     state.killed = None if (lo, hi) == (0, top) else (lo, hi)
     return state.killed
+
+
+def _country_filter(shown: Shown, state: ViewState) -> tuple[str, ...]:
+    """The places' countries to show (none chosen: every one); only for a story in more than
+    one country."""
+    if len(shown.countries) < 2:
+        state.countries = []
+        return ()
+    # Codes from another story, or from a link, that this one has not.
+    kept = state.countries
+    if not isinstance(kept, list) or not set(kept) <= set(shown.countries):
+        state.countries = [c for c in kept or [] if c in shown.countries]
+    chosen = st.multiselect(
+        "Countries",
+        shown.countries,
+        key=Key.COUNTRIES,
+        format_func=_country_label,
+        placeholder="All countries",
+        help="Events at places in any of these countries (a border place counts for both).",
+    )
+    return tuple(chosen)
+
+
+def _country_label(code: str) -> str:
+    name = country_name(code)
+    return f"{name} ({code})" if name and name != code else code

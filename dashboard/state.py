@@ -41,6 +41,8 @@ class Key:
     LOOP = "play_loop"  # Play starts again from the window's start at its end
     PLACE_SEARCH = "place_search"
     KILLED = "killed"  # the fatalities filter: (lowest, highest) reported killed
+    COUNTRIES = "countries"  # the country filter: the places' country codes
+    TEXT = "text_search"  # the text searched in summaries and notes
     # One-shot values, each read once by the run after the one that set it.
     CHAPTER_ASKED = "chapter_asked"  # the link's chapter, opened by the session's first run
     CHAPTER_MISSING = "chapter_missing"  # the link's chapter does not exist: the bar says so
@@ -68,6 +70,8 @@ KEPT = (
     Key.SPEED,
     Key.LOOP,
     Key.KILLED,
+    Key.COUNTRIES,
+    Key.TEXT,
     *map(layer_key, LAYERS),
 )
 
@@ -107,6 +111,8 @@ class ViewState:
     play_span = _Value[tuple[date, date] | None]("play_span", None)
     # The fatalities filter as the panel applies it: None when the slider spans every figure.
     killed = _Value[tuple[int, int] | None]("killed_range", None)
+    countries = _Value[list[str]](Key.COUNTRIES, [])  # empty: every country
+    text = _Value[str](Key.TEXT, "")
     # The gazetteer's answer to the place search, shown on the map: {name, lat, lon, note}.
     found = _Value[dict | None]("found", None)
     chapter = _Value[int | None]("chapter", None)  # the open chapter's number
@@ -133,8 +139,7 @@ class ViewState:
                 self.window = span
                 self.selected = None
                 self.actors = []
-                self.session.pop(Key.KILLED, None)  # another story's figures
-                self.killed = None
+                self.clear_narrow()  # another story's figures, countries and words
             self.window_for = story_id
         # A window from elsewhere (a link that named a story that could not be shown, then
         # another story picked) is never handed to the slider outside this story's span.
@@ -144,6 +149,18 @@ class ViewState:
         if self.cats_for != story_id:
             self.categories = categories
             self.cats_for = story_id
+
+    def clear_narrow(self, top: int | None = None) -> None:
+        """No fatalities, country or text filter (a story switch, Reset); ``top`` is the
+        story's highest figure, the slider's end."""
+        # A slider's key dropped in a callback takes the value the page sent back: set it.
+        if top:
+            self.session[Key.KILLED] = (0, top)
+        else:
+            self.session.pop(Key.KILLED, None)
+        self.killed = None
+        self.countries = []
+        self.text = ""
 
     @property
     def layers(self) -> set[str]:
@@ -177,6 +194,16 @@ class ViewState:
         self.speed = speed or "1"
         self.loop = params.get("loop") == "1"
 
+    def _open_narrow(self, view: View) -> None:
+        """The link's fatalities range, countries and text search (the sidebar checks the
+        range against the story's figures)."""
+        self.clear_narrow()
+        if view.killed is not None:
+            self.session[Key.KILLED] = view.killed
+            self.killed = view.killed
+        self.countries = list(view.countries)
+        self.text = view.text or ""
+
     def keep(self) -> None:
         """Copy the view's widget values aside, or bring them back after another page's run."""
         for key in KEPT:
@@ -194,7 +221,7 @@ class ViewState:
         params: Mapping[str, str],
         stories: list[str],
         default_story: str,
-        describe: Callable[[str], tuple[tuple[date, date], list[str], list[str]]],
+        describe: Callable[[str], tuple[tuple[date, date], list[str], list[str], list[str]]],
         default_tiles: str,
     ) -> None:
         """The view the link ``params`` asks for, once per session (the first run's)."""
@@ -207,6 +234,7 @@ class ViewState:
             span_of=lambda s: describe(s)[0],
             categories_of=lambda s: describe(s)[1],
             actors_of=lambda s: describe(s)[2],
+            countries_of=lambda s: describe(s)[3],
         )
         self.link = view
         self.notices = notices
@@ -220,6 +248,7 @@ class ViewState:
             self.categories = list(view.categories)
             self.cats_for = view.story
         self.actors = list(view.actors)
+        self._open_narrow(view)
         self.pinned = parse_map_view(params.get("zoom"), params.get("center"))
         self.tiles = parse_tiles(params.get("tiles"), default_tiles)
         self._open_play(params)

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import streamlit as st
 
 from geo.map.assets import ensure_static
 from geo.map.style import CATEGORY_COLOURS
+from geo.story.events_store import Narrow
 from geo.story.library import StoryEntry
 from geo.story.load import Problem, Story, StoryError, story_words, unreadable
 from geo.story.load import source_names as cited_names
 from geo.story.storage import StorageError
 from geo.story.store import open_listed, story_folder, story_store
-from geo.story.timeline import all_actors
+from geo.story.timeline import (
+    all_actors,
+    clean_text,
+    country_cells,
+    killed_range,
+    story_countries,
+)
 from geo.story.urlstate import View
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +84,36 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     return cats, story.store.actors if story.store else all_actors(story.events), names
 
 
+def _stored_killed_top(store) -> int | None:
+    """A big story's highest ``killed`` figure, from its Parquet file's column statistics (no
+    row is read); None for a store without one (the database's) or no figure at all."""
+    path = getattr(store, "events_path", None)
+    if path is None:
+        return None
+    try:
+        meta = pq.read_metadata(path)
+        col = meta.schema.to_arrow_schema().get_field_index("killed")
+        tops = []
+        for g in range(meta.num_row_groups):
+            stats = meta.row_group(g).column(col).statistics
+            if stats is not None and stats.has_min_max:
+                tops.append(stats.max)
+    except (OSError, ValueError, pa.ArrowException):
+        return None
+    return int(max(tops)) if tops and col >= 0 else None
+
+
+@st.cache_resource(max_entries=4)
+def _narrow_facets(path: str, fingerprint: tuple) -> tuple[list[str], int | None]:
+    # Once per story: the countries of the places its events name, and its highest toll.
+    story = load(path, fingerprint)
+    used = story.events["place_id"].astype(object).unique()
+    countries = story_countries(story.places, used)
+    if story.store is None:
+        return countries, killed_range(story.events)
+    return countries, _stored_killed_top(story.store)
+
+
 @dataclass(frozen=True)
 class Shown:
     """The story on screen, its facets and the version its caches are keyed by."""
@@ -86,6 +125,8 @@ class Shown:
     categories: list[str]  # every category of its events, in the legend's order
     actors: list[str]
     source_names: dict[str, str]  # publication by source id
+    countries: list[str] = field(default_factory=list)  # country codes of its events' places
+    killed_top: int | None = None  # its events' highest reported killed figure
 
     @property
     def key(self) -> tuple[str, tuple]:
@@ -120,18 +161,20 @@ def open_shown(stories: dict[str, StoryEntry], story_id: str) -> Shown:
         raise StoryError(entry.path, [Problem("database", "", str(exc))]) from exc
     story = load(str(path), version)
     cats, acts, names = _facets(str(path), version)
-    return Shown(story_id, story, path, version, cats, acts, names)
+    countries, top = _narrow_facets(str(path), version)
+    return Shown(story_id, story, path, version, cats, acts, names, countries, top)
 
 
 def describe(
     stories: dict[str, StoryEntry], story_id: str
-) -> tuple[tuple[date, date], list[str], list[str]]:
-    """A story's span, categories and actors, for reading a link (empty when it cannot be shown)."""
+) -> tuple[tuple[date, date], list[str], list[str], list[str]]:
+    """A story's span, categories, actors and countries, for reading a link (empty when it
+    cannot be shown)."""
     try:
         s = open_shown(stories, story_id)
     except StoryError:
-        return (date.min, date.max), [], []
-    return (s.story.start, s.story.end), s.categories, s.actors
+        return (date.min, date.max), [], [], []
+    return (s.story.start, s.story.end), s.categories, s.actors, s.countries
 
 
 def story_label(stories: dict[str, StoryEntry], story_id: str) -> str:
@@ -151,6 +194,18 @@ class Filters:
     layers: set[str]
     tiles: str
     killed: tuple[int, int] | None = None  # the fatalities range; None: no filter
+    countries: tuple[str, ...] = ()  # the places' country codes; empty: every country
+    text: str | None = None  # searched in summaries and notes; None: no search
+
+    def narrow(self, shown: Shown) -> Narrow | None:
+        """The filters beyond categories and actors, as the store takes them (countries as the
+        places' cells: ``LB`` picks ``LB`` and ``LB|SY``); None when there are none."""
+        chosen = self.countries_or_all(shown)
+        countries = country_cells(shown.story.places, chosen) if chosen else None
+        text = clean_text(self.text)
+        if self.killed is None and countries is None and text is None:
+            return None
+        return Narrow(self.killed, countries, text)
 
     def categories_or_all(self, shown: Shown) -> list[str] | None:
         """The chosen categories, or None when they are all of the story's (no filter)."""
@@ -161,6 +216,11 @@ class Filters:
         """The chosen actors, or none when they are all of the story's: all is the default, so
         a link with every actor picked carries none."""
         return [] if shown.actors and set(shown.actors) <= set(self.actors) else self.actors
+
+    def countries_or_all(self, shown: Shown) -> list[str]:
+        """The chosen countries of the story's, or none when they are all of them."""
+        chosen = [c for c in self.countries if c in shown.countries]
+        return [] if set(shown.countries) <= set(chosen) else chosen
 
     def view(self, shown: Shown, start: date, end: date, selected: str | None) -> View:
         """The view a link keeps: ``shown`` in the window [start, end] through these filters."""
@@ -173,4 +233,7 @@ class Filters:
             tuple(self.actors_or_all(shown)),
             frozenset(self.layers),
             selected,
+            self.killed,
+            tuple(self.countries_or_all(shown)),
+            clean_text(self.text),
         )

@@ -1,4 +1,4 @@
-"""The window's events as a table, with CSV and GeoJSON downloads of all of them."""
+"""The window's events as a table, with CSV, GeoJSON and ACLED CSV downloads of all of them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import streamlit as st
 from dashboard.stories import Filters, Shown
 from geo.map.text import figures_text, plural
 from geo.story.events_store import TABLE_COLUMNS
-from geo.story.export import events_geojson_parts, events_spreadsheet_parts
+from geo.story.export import events_acled_csv, events_geojson_parts, events_spreadsheet_parts
 from geo.story.load import FIGURES
 
 TABLE_ROWS = 1000  # a bigger table costs megabytes per rerun; downloads carry everything
@@ -21,19 +21,29 @@ def events_table(
 ) -> None:
     """The window's events as a table, with CSV and GeoJSON downloads of all of them."""
     story = shown.story
+    # The fatalities, country and text filters go into a big story's SQL; passed only when on
+    # (a store is then asked for nothing it may not know).
+    narrow = filters.narrow(shown)
+    more = {} if narrow is None else {"narrow": narrow}
 
     def window_parts():
         # A big window is written a row group at a time, so a download never holds it whole.
         if story.store is None or "summary" in events:
             return [events]
-        return story.store.frames(start, end, filters.categories, filters.actors)
+        return story.store.frames(start, end, filters.categories, filters.actors, **more)
 
     # A big story's window has only the map's columns unless it is small enough to list.
     if story.store is None or "summary" in events:
         shown_rows = events.head(TABLE_ROWS)
     else:
         shown_rows = story.store.window(
-            start, end, filters.categories, filters.actors, columns=TABLE_COLUMNS, limit=TABLE_ROWS
+            start,
+            end,
+            filters.categories,
+            filters.actors,
+            columns=TABLE_COLUMNS,
+            limit=TABLE_ROWS,
+            **more,
         )
     if len(events) > TABLE_ROWS:
         st.caption(
@@ -53,20 +63,41 @@ def events_table(
         }
     )
     st.dataframe(table, hide_index=True, width="stretch", key="events_table")
-    dl_a, dl_b, _ = st.columns([1, 1, 4])
+    # A row that wraps, each button as wide as its label (columns cut "Download GeoJSON").
+    row = st.container(horizontal=True, gap="small")
     stem = f"{shown.id}_{start}_{end}"
     # Callables: the files are made only when a reader clicks, not on every rerun.
-    dl_a.download_button(
+    row.download_button(
         "Download CSV",
         lambda: events_spreadsheet_parts(window_parts(), shown.source_names),
         f"{stem}.csv",
         "text/csv",
         on_click="ignore",
     )
-    dl_b.download_button(
+    row.download_button(
         "Download GeoJSON",
         lambda: events_geojson_parts(window_parts()),
         f"{stem}.geojson",
         "application/geo+json",
         on_click="ignore",
     )
+    row.download_button(
+        "Download as ACLED CSV",
+        lambda: acled_parts(window_parts(), story.places, shown.source_names),
+        f"{stem}_acled.csv",
+        "text/csv",
+        on_click="ignore",
+        help="The same events in ACLED's columns (event_type, sub_event_type, actor1, "
+        "fatalities, notes...), for tools that read ACLED exports. Events of a kind ACLED "
+        "does not code (statements, casualty reports, convoys) are left out.",
+    )
+
+
+def acled_parts(parts, places: pd.DataFrame, sources: dict[str, str]) -> str:
+    """``events_acled_csv`` of the window's parts, one header."""
+    out: list[str] = []
+    for part in parts:
+        text = events_acled_csv(part, places, sources)
+        # The header is one line: ACLED's column names hold no quote or line break.
+        out.append(text if not out else text.partition("\n")[2])
+    return "".join(out) or events_acled_csv(pd.DataFrame(), places, sources)

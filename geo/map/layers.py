@@ -246,6 +246,7 @@ def browser_layers(
     step_ms: int = 0,
     follow: str | None = None,
     killed: tuple[int, int] | None = None,
+    only: list[int] | None = None,
     found: dict | None = None,
 ) -> list[folium.FeatureGroup]:
     """The map's layers for a story drawn by ``js/story.js``: only the window travels.
@@ -255,6 +256,8 @@ def browser_layers(
     window's position to this one's along its route in ``step_ms``. ``follow`` is the label of
     the page's date slider: the map redraws as its thumbs move, before the rerun comes back.
     ``killed`` (lowest, highest) keeps only events with a reported killed figure in it.
+    ``only`` (positions in the payload's events) keeps only those: the server's country and
+    text filters, whose columns the payload does not carry.
     ``found`` ({name, lat, lon}) is a gazetteer place the reader searched for, drawn and shown.
 
     ``data`` is the URL of the story's payload (``geo.map.payload``), the payload itself, or a
@@ -276,6 +279,7 @@ def browser_layers(
         "step_ms": step_ms,
         "follow": follow,
         "killed": None if killed is None else list(killed),
+        "only": None if only is None else [int(n) for n in only],
         "found": found,
     }
     StoryWindow(state).add_to(group)

@@ -78,6 +78,101 @@ def filter_killed(events: pd.DataFrame, killed: tuple[int, int] | None) -> pd.Da
     return events[(figure.notna() & (figure >= lo) & (figure <= hi)).fillna(False).astype(bool)]
 
 
+# A text search is at most this long (the store's TEXT_MAX: an ILIKE over a million summaries).
+TEXT_MAX = 200
+# The event columns a text search looks in (the store's SQL searches the same three).
+TEXT_COLUMNS = ("summary", "source_detail", "confidence_note")
+
+
+def place_countries(cell: object) -> list[str]:
+    """The country codes of a places.csv ``country`` cell (``LB|SY`` is two), upper-case."""
+    if not isinstance(cell, str):
+        return []
+    return [c.strip().upper() for c in cell.split("|") if c.strip()]
+
+
+def story_countries(places: pd.DataFrame, place_ids: Iterable[str] | None = None) -> list[str]:
+    """Every country code of ``places`` (of those in ``place_ids`` when given), sorted."""
+    rows = places if place_ids is None else places[places["id"].isin(list(place_ids))]
+    return sorted({c for cell in rows["country"] for c in place_countries(cell)})
+
+
+def country_cells(places: pd.DataFrame, countries: Iterable[str]) -> tuple[str, ...]:
+    """The ``country`` cells of ``places`` that name any of ``countries`` (``LB`` picks both
+    ``LB`` and ``LB|SY``): what the store's SQL compares its country column with."""
+    wanted = {str(c).upper() for c in countries}
+    cells = {c for c in places["country"] if isinstance(c, str)}
+    return tuple(sorted(c for c in cells if wanted.intersection(place_countries(c))))
+
+
+def clean_text(text: object) -> str | None:
+    """A text search as typed: control characters dropped, spaces collapsed, cut to TEXT_MAX
+    characters; None when blank."""
+    if not isinstance(text, str):
+        return None
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())[:TEXT_MAX]
+    return text or None
+
+
+def narrow_mask(events: pd.DataFrame, places: pd.DataFrame, narrow) -> np.ndarray:
+    """Which ``events`` pass ``narrow`` (a ``Narrow``: a ``killed`` range, the places'
+    ``countries`` cells (see ``country_cells``), a ``text`` found case-blind, as plain text, in
+    summaries, source details or confidence notes); None fields are no filter. The same rules
+    as the store's SQL: an event with no figure is left out by a killed range."""
+    keep = np.ones(len(events), dtype=bool)
+    if narrow is None:
+        return keep
+    if narrow.killed is not None:
+        lo, hi = narrow.killed
+        figure = pd.to_numeric(events["killed"], errors="coerce").to_numpy(float, na_value=np.nan)
+        with np.errstate(invalid="ignore"):
+            keep &= ~np.isnan(figure)
+            keep &= (figure >= (-np.inf if lo is None else lo)) & (
+                figure <= (np.inf if hi is None else hi)
+            )
+    if narrow.countries is not None:
+        ids = set(places.loc[places["country"].isin(set(narrow.countries)), "id"])
+        keep &= events["place_id"].astype(object).isin(ids).to_numpy(bool)
+    text = clean_text(narrow.text)
+    if text:
+        found = np.zeros(len(events), dtype=bool)
+        for col in TEXT_COLUMNS:
+            if col in events:
+                cells = events[col].astype(object).fillna("").astype(str)
+                found |= cells.str.contains(text, case=False, regex=False).to_numpy(bool)
+        keep &= found
+    return keep
+
+
+def narrow_events(events: pd.DataFrame, places: pd.DataFrame, narrow) -> pd.DataFrame:
+    """The ``events`` that pass ``narrow`` (see ``narrow_mask``); all of them for None."""
+    if narrow is None:
+        return events
+    return events[narrow_mask(events, places, narrow)]
+
+
+def narrowed_window(
+    story, start: date, end: date, categories=None, actors=None, narrow=None, *, full_upto=0
+) -> pd.DataFrame:
+    """``story_window`` through ``narrow``: filtered with pandas for a small story, in the
+    store's SQL for a big one (only MAP_COLUMNS unless the window has up to ``full_upto``)."""
+    # Late: the store's module imports this one.
+    from geo.story.events_store import MAP_COLUMNS, story_window
+
+    if narrow is None:
+        return story_window(story, start, end, categories, actors, full_upto=full_upto)
+    if story.store is None:
+        return narrow_events(
+            filter_events(story.events, start, end, categories, actors), story.places, narrow
+        )
+    cats = None if categories is None else list(categories)
+    acts = list(actors) if actors else None
+    out = story.store.window(start, end, cats, acts, columns=MAP_COLUMNS, narrow=narrow)
+    if len(out) <= full_upto:
+        out = story.store.window(start, end, cats, acts, narrow=narrow)
+    return out
+
+
 def killed_range(events: pd.DataFrame) -> int | None:
     """The highest ``killed`` figure of the story's events, or None when none has one."""
     if "killed" not in events or not events["killed"].notna().any():

@@ -26,6 +26,9 @@ class View:
     actors: tuple[str, ...] = ()  # empty: every actor
     layers: frozenset[str] = field(default_factory=lambda: frozenset(LAYERS))
     selected: str | None = None  # "place:baalbek", "convoy:c3", "front:lb-0822"
+    killed: tuple[int, int] | None = None  # the fatalities range; None: no filter
+    countries: tuple[str, ...] = ()  # the places' country codes; empty: every country
+    text: str | None = None  # searched in summaries and notes; None: no search
 
 
 # --- the one strict reader of a link's values -----------------------------------------------------
@@ -36,6 +39,9 @@ MAX_PARAM_CHARS = 2_000
 _INT = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")  # canonical: no leading zero
 _DECIMAL = re.compile(r"-?[0-9]{1,3}(?:\.[0-9]{1,6})?")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_KILLED = re.compile(r"([0-9]{1,9})-([0-9]{1,9})")  # killed=0-12
+_COUNTRY = re.compile(r"[A-Z]{2,3}")  # a places.csv country code
+TEXT_MAX = 200  # a text search's characters (geo.story.timeline.TEXT_MAX)
 
 
 def _ranged(value: object, pattern: re.Pattern[str], convert, lo, hi):
@@ -88,10 +94,12 @@ def parse_view(
     span_of,
     categories_of,
     actors_of,
+    countries_of=None,
 ) -> tuple[View, list[str]]:
     """Read a View from query params; anything bad or stale falls back to its default.
 
-    ``span_of(story)``, ``categories_of(story)`` and ``actors_of(story)`` describe a story.
+    ``span_of(story)``, ``categories_of(story)``, ``actors_of(story)`` and
+    ``countries_of(story)`` (when given) describe a story.
     Returns the view and one notice per value that was ignored: plain text holding raw
     values (clipped), to be shown as text, never as markdown.
     """
@@ -122,8 +130,46 @@ def parse_view(
             selected = raw
         else:
             notices.append(f"Ignored selection {clip(raw)!r}.")
-    view = View(story, start, end, categories, actors, layers, selected)
+    narrow = _narrow(params, countries_of(story) if countries_of else None, notices)
+    view = View(story, start, end, categories, actors, layers, selected, *narrow)
     return view, notices
+
+
+def _narrow(params: Mapping[str, object], known: list[str] | None, notices: list[str]):
+    """``killed=0-12``, ``country=LB,SY`` and ``q=text``: the fatalities range, the country
+    codes (of ``known``, when given) and the text search; each bad value is left out."""
+    killed = None
+    if "killed" in params:
+        raw = _first(params["killed"])
+        m = _KILLED.fullmatch(raw)
+        if m and int(m[1]) <= int(m[2]):
+            killed = (int(m[1]), int(m[2]))
+        else:
+            notices.append(f"Ignored killed={clip(raw)!r}: a range such as 0-12.")
+    countries: tuple[str, ...] = ()
+    if "country" in params:
+        asked = [c for c in _first(params["country"]).split(",") if c]
+        ok = [c for c in asked if _COUNTRY.fullmatch(c) and (known is None or c in known)]
+        bad = [c for c in asked if c not in ok]
+        if bad:
+            notices.append(f"Ignored unknown countries: {_listed(bad)}.")
+        countries = tuple(dict.fromkeys(ok))
+    text = None
+    if "q" in params:
+        raw = _first(params["q"])
+        text = url_text(raw)
+        if text is None and raw.strip():
+            notices.append(f"Ignored the text search: at most {TEXT_MAX} characters of text.")
+    return killed, countries, text
+
+
+def url_text(value: object) -> str | None:
+    """A text search from a link: printable text of at most TEXT_MAX characters, its spaces
+    collapsed; None for anything else (blank, too long, control characters)."""
+    text = " ".join(_first(value).split())
+    if not text or len(text) > TEXT_MAX or not text.isprintable():
+        return None
+    return text
 
 
 def _window(params: Mapping[str, object], span: tuple[date, date], notices: list[str]):
@@ -191,6 +237,12 @@ def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dic
         out["layers"] = ",".join(x for x in LAYERS if x in view.layers)
     if view.selected:
         out["sel"] = view.selected
+    if view.killed is not None:
+        out["killed"] = f"{view.killed[0]}-{view.killed[1]}"
+    if view.countries:
+        out["country"] = ",".join(view.countries)
+    if view.text:
+        out["q"] = view.text
     return out
 
 

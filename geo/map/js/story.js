@@ -46,11 +46,14 @@
         var k = e[5];
         return typeof k === 'number' && k >= killed[0] && k <= killed[1];
     }
-    // Which events a window shows: the same rules as geo.story.timeline.filter_events.
+    // Which events a window shows: the same rules as geo.story.timeline.filter_events. ``only``
+    // (positions in data.events, or null) is what the server's country and text filters kept.
     function windowEvents(data, s) {
         var cats = s.categories ? new Set(s.categories) : null;
         var actors = s.actors && s.actors.length ? new Set(s.actors) : null;
-        return data.events.filter(function (e) {
+        var only = s.only ? new Set(s.only) : null;
+        return data.events.filter(function (e, n) {
+            if (only && !only.has(n)) { return false; }
             if (e[0] > s.end || (e[1] || e[0]) < s.start) { return false; }
             if (cats && !cats.has(data.categories[e[3]])) { return false; }
             if (actors && !e[4].some(function (a) { return actors.has(a); })) { return false; }

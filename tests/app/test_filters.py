@@ -1,0 +1,201 @@
+"""Streamlit AppTest: the fatalities, country and text filters, their URL values and the ACLED
+download, on the mini story and on the ACLED fixture imported as a story."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.table import acled_parts
+from geo.__main__ import main
+from geo.story.export import events_acled_csv
+from geo.story.load import load_story
+from geo.story.timeline import narrow_events
+from tests.helpers import MINI, app_run
+
+ROOT = Path(__file__).resolve().parents[2]
+ACLED = ROOT / "tests" / "fixtures" / "datasets" / "acled.csv"
+
+
+@pytest.fixture(scope="module")
+def stories(tmp_path_factory) -> Path:
+    """A stories folder with the mini story and the ACLED fixture imported as ``acled``."""
+    folder = tmp_path_factory.mktemp("stories")
+    shutil.copytree(MINI, folder / "mini")
+    args = ["import", "acled", str(ACLED), str(folder / "acled"), "--title", "ACLED fixture"]
+    assert main(args) == 0
+    return folder
+
+
+@pytest.fixture(autouse=True)
+def _stories_dir(monkeypatch, tmp_path, stories):
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(stories))
+    monkeypatch.setenv("DATELINE_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("DATELINE_ONLINE_TILES", raising=False)
+
+
+def run_app(**params: str) -> AppTest:
+    return app_run({"show_table": True}, **params)
+
+
+def rows(at: AppTest) -> int:
+    return len(at.dataframe[0].value)
+
+
+def count_line(at: AppTest) -> str:
+    return next(c.value for c in at.caption if " · " in c.value and "event" in c.value)
+
+
+def test_the_killed_range_narrows_the_events_and_the_link():
+    at = run_app(story="acled")
+    assert rows(at) == 12
+    slider = at.slider(key="killed")
+    assert slider.value == (0, 5)  # the fixture's highest toll is 5
+    slider.set_value((3, 5)).run()
+    assert not at.exception
+    assert rows(at) == 3  # 3, 4 and 5 killed
+    assert count_line(at).startswith("3 events")
+    assert at.query_params["killed"] == "3-5"
+
+
+def test_the_country_filter():
+    at = run_app(story="acled")
+    assert at.multiselect(key="countries").options == ["Lebanon (LB)", "Syria (SY)"]
+    at.multiselect(key="countries").set_value(["LB"]).run()
+    assert not at.exception
+    assert rows(at) == 4
+    assert at.query_params["country"] == "LB"
+
+
+def test_a_border_place_counts_for_both_countries():
+    # The mini story's crossing is LB|SY: picked with Syria as with Lebanon.
+    at = run_app(story="mini")
+    at.multiselect(key="countries").set_value(["SY"]).run()
+    assert rows(at) == 3  # e2 and e3 at the crossing, e6 at Palmyra
+    at.multiselect(key="countries").set_value(["LB"]).run()
+    assert rows(at) == 5
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("baalbek", 2),  # summaries, any case
+        ("US says", 1),  # a confidence note
+        ("¶4", 1),  # a source detail
+        ("a.*", 0),  # plain text, not a pattern
+        ("   ", 6),  # blank: no search
+    ],
+)
+def test_the_text_search(text, expected):
+    at = run_app(story="mini")
+    at.text_input(key="text_search").input(text).run()
+    assert not at.exception
+    assert rows(at) == expected
+
+
+def test_the_filters_together_and_reset():
+    at = run_app(story="acled")
+    at.text_input(key="text_search").input("invented: a").run()
+    n = rows(at)
+    at.slider(key="killed").set_value((1, 5)).run()
+    assert rows(at) < n
+    next(b for b in at.button if b.label == "Reset").click().run()
+    assert not at.exception
+    assert rows(at) == 12
+    assert at.text_input(key="text_search").value == ""
+    assert "q" not in at.query_params and "killed" not in at.query_params
+
+
+def test_a_link_brings_the_filters_back():
+    at = run_app(story="acled", killed="1-4", country="SY", q="Town")
+    assert at.slider(key="killed").value == (1, 4)
+    assert at.multiselect(key="countries").value == ["SY"]
+    assert at.text_input(key="text_search").value == "Town"
+    assert rows(at) == 1  # shells outside the town (1 killed) in Syria
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"killed": "5-1"},
+        {"killed": "-1-3"},
+        {"killed": "１-2"},
+        {"killed": "0-99999999999"},
+        {"country": "XX,<b>,SY;"},
+        {"q": "x" * 201},
+        {"q": "a\x00b"},
+    ],
+)
+def test_hostile_filter_values_are_ignored_with_a_notice(params):
+    at = run_app(story="acled", **params)
+    assert not at.exception and not at.error
+    assert rows(at) == 12
+    assert any("Ignored" in i.value for i in at.info)
+
+
+def test_a_range_past_the_storys_figures_starts_over():
+    at = run_app(story="acled", killed="0-900")
+    assert at.slider(key="killed").value == (0, 5)
+    assert rows(at) == 12
+
+
+def test_the_acled_download_is_offered():
+    at = run_app(story="acled")
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Download as ACLED CSV" in labels
+
+
+def test_the_acled_download_of_a_window_in_parts_has_one_header(stories):
+    story = load_story(stories / "acled")
+    events = story.events
+    whole = events_acled_csv(events, story.places, {"acled": "ACLED"})
+    parts = [events.iloc[:5], events.iloc[5:5], events.iloc[5:]]
+    assert acled_parts(parts, story.places, {"acled": "ACLED"}) == whole
+    assert whole.count("event_id_cnty,") == 1 and len(whole.splitlines()) > 10
+    empty = acled_parts([], story.places, {})
+    assert empty.startswith("event_id_cnty,event_date,") and len(empty.splitlines()) == 1
+
+
+def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
+    """A story kept on disk (BIG_EVENTS lowered: 3,000 events count as big): the slider's top
+    comes from the Parquet file, and every filter reaches the store as a Narrow."""
+    import sys
+
+    from geo.map import window
+    from geo.story import events_store
+
+    sys.path.insert(0, str(ROOT))
+    from bench.generate import generate_story
+
+    folder = tmp_path / "big"
+    generate_story(folder, 3000, seed=5, story_id="big-local")
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(folder))
+    monkeypatch.setattr(events_store, "BIG_EVENTS", 100)
+    monkeypatch.setattr(window, "BROWSER_LIMIT", 100)
+    narrows = []
+    real = events_store.EventStore.window
+
+    def spy(self, *args, **kwargs):
+        narrows.append(kwargs.get("narrow"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(events_store.EventStore, "window", spy)
+    at = run_app(story="big-local")
+    story = load_story(folder / "big-local")
+    top = int(story.events["killed"].max())
+    assert at.slider(key="killed").value == (0, top)
+    everything = count_line(at)
+    narrows.clear()
+    at.slider(key="killed").set_value((1, top)).run()
+    at.text_input(key="text_search").input("near").run()
+    assert not at.exception and not at.error
+    asked = [n for n in narrows if n is not None]
+    assert asked and asked[-1].killed == (1, top) and asked[-1].text == "near"
+    want = narrow_events(
+        story.events, story.places, events_store.Narrow(killed=(1, top), text="near")
+    )
+    assert count_line(at).startswith(f"{len(want):,} event")
+    assert count_line(at) != everything

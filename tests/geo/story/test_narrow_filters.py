@@ -1,0 +1,210 @@
+"""The fatalities, country and text filters: pandas for a small story (geo.story.timeline), the
+same answers as the store's SQL for a big one, and their URL values (geo.story.urlstate)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from geo.story import events_store
+from geo.story.events_store import Narrow, open_store
+from geo.story.load import load_story
+from geo.story.timeline import (
+    TEXT_MAX,
+    clean_text,
+    country_cells,
+    narrow_events,
+    narrow_mask,
+    narrowed_window,
+    place_countries,
+    story_countries,
+)
+from geo.story.urlstate import View, parse_view, to_params
+from tests.helpers import MINI
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+from bench.generate import generate_story  # noqa: E402
+
+AUG = (date(2017, 8, 1), date(2017, 8, 31))
+
+
+@pytest.fixture(scope="module")
+def mini():
+    return load_story(MINI)
+
+
+def with_killed(events: pd.DataFrame, figures: dict[str, float]) -> pd.DataFrame:
+    """The mini story's events (none has a toll) with ``killed`` figures by event id."""
+    out = events.copy()
+    out["killed"] = out["id"].map(figures).astype("Float64")
+    return out
+
+
+@pytest.mark.parametrize(
+    ("narrow", "expected"),
+    [
+        (None, ["e1", "e2", "e3", "e4", "e6", "e5"]),
+        (Narrow(), ["e1", "e2", "e3", "e4", "e6", "e5"]),
+        (Narrow(killed=(0, 10)), ["e1", "e3"]),  # no figure: left out
+        (Narrow(killed=(3, 3)), ["e3"]),
+        (Narrow(killed=(11, None)), ["e4"]),
+        (Narrow(killed=(None, 0)), ["e1"]),
+        (Narrow(countries=("SY",)), ["e6"]),  # cells compared whole: LB|SY is its own cell
+        (Narrow(countries=("LB|SY", "SY")), ["e2", "e3", "e6"]),
+        (Narrow(countries=()), []),
+        (Narrow(text="baalbek"), ["e4", "e5"]),
+        (Narrow(text="BAALBEK"), ["e4", "e5"]),
+        (Narrow(text="us says about"), ["e4"]),  # a confidence note
+        (Narrow(text="¶4"), ["e4"]),  # a source detail
+        (Narrow(text="a.*"), []),  # plain text, never a pattern
+        (Narrow(text="(["), []),
+        (Narrow(text="%"), []),
+        (Narrow(text="  "), ["e1", "e2", "e3", "e4", "e6", "e5"]),  # blank: no search
+        (Narrow(killed=(0, 100), text="a"), ["e1", "e3", "e4"]),
+    ],
+)
+def test_narrow_events(mini, narrow, expected):
+    events = with_killed(mini.events, {"e1": 0, "e3": 3, "e4": 12})
+    assert list(narrow_events(events, mini.places, narrow)["id"]) == expected
+    assert narrow_mask(events, mini.places, narrow).sum() == len(expected)
+
+
+def test_narrow_events_on_no_events_keeps_the_columns(mini):
+    empty = mini.events.iloc[0:0]
+    out = narrow_events(empty, mini.places, Narrow(killed=(0, 1), text="x", countries=("LB",)))
+    assert out.empty and list(out.columns) == list(mini.events.columns)
+
+
+@pytest.mark.parametrize(
+    ("cell", "codes"),
+    [("LB", ["LB"]), ("LB|SY", ["LB", "SY"]), (" sy ", ["SY"]), ("", []), (None, [])],
+)
+def test_place_countries(cell, codes):
+    assert place_countries(cell) == codes
+
+
+def test_story_countries_and_cells(mini):
+    assert story_countries(mini.places) == ["LB", "SY"]
+    assert story_countries(mini.places, ["palmyra"]) == ["SY"]
+    assert country_cells(mini.places, ["SY"]) == ("LB|SY", "SY")
+    assert country_cells(mini.places, ["lb"]) == ("LB", "LB|SY")
+    assert country_cells(mini.places, ["FR"]) == ()
+
+
+@pytest.mark.parametrize(
+    ("typed", "clean"),
+    [
+        ("  Arsal  road ", "Arsal road"),
+        ("", None),
+        ("\t\n", None),
+        ("a\x00b", "a b"),
+        ("x" * (TEXT_MAX + 50), "x" * TEXT_MAX),
+        (None, None),
+        (12, None),
+    ],
+)
+def test_clean_text(typed, clean):
+    assert clean_text(typed) == clean
+
+
+# --- the same answers from the store's SQL ----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """A synthetic story loaded with pandas, and the same story opened as a big one."""
+    folder = generate_story(tmp_path_factory.mktemp("stories"), 2000, seed=5)
+    cache = tmp_path_factory.mktemp("cache")
+    small = load_story(folder)
+    store = open_store(folder, cache, in_process=True)
+    return small, small.__class__(**{**small.__dict__, "store": store})
+
+
+@pytest.mark.parametrize(
+    "narrow",
+    [
+        Narrow(killed=(1, 20)),
+        Narrow(countries=("SY",)),
+        Narrow(text="near"),
+        Narrow(text="NEAR Ar"),
+        Narrow(killed=(0, 5), countries=("LB", "SY"), text="a"),
+    ],
+)
+@pytest.mark.parametrize("categories", [None, ["battle", "airstrike"]])
+def test_small_and_big_stories_narrow_alike(big, narrow, categories):
+    small, stored = big
+    start, end = date(2017, 2, 1), date(2017, 9, 30)
+    want = narrowed_window(small, start, end, categories, None, narrow)
+    got = narrowed_window(stored, start, end, categories, None, narrow, full_upto=10**6)
+    assert len(want) > 0 or narrow.text
+    assert list(got["id"]) == list(want["id"])
+    light = narrowed_window(stored, start, end, categories, None, narrow)
+    assert len(light) == len(want)
+    if len(want):  # only the map's columns (an empty window comes with every column)
+        assert list(light.columns) == list(events_store.MAP_COLUMNS)
+
+
+# --- links -----------------------------------------------------------------------------------
+
+
+def parse(params: dict, countries=("LB", "SY")):
+    return parse_view(
+        params,
+        stories=["mini"],
+        default_story="mini",
+        span_of=lambda s: AUG,
+        categories_of=lambda s: ["speech"],
+        actors_of=lambda s: [],
+        countries_of=lambda s: list(countries),
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "killed", "countries", "text"),
+    [
+        ({"killed": "0-12"}, (0, 12), (), None),
+        ({"killed": "5-5"}, (5, 5), (), None),
+        ({"country": "SY,LB,SY"}, None, ("SY", "LB"), None),
+        ({"q": "  Arsal   road "}, None, (), "Arsal road"),
+        ({"q": "x" * TEXT_MAX}, None, (), "x" * TEXT_MAX),
+    ],
+)
+def test_links_carry_the_filters(params, killed, countries, text):
+    view, notices = parse(params)
+    assert (view.killed, view.countries, view.text) == (killed, countries, text)
+    assert notices == []
+    written = to_params(view, default_story="mini", span=AUG)
+    assert parse(written) == (view, [])  # the written link opens the same view
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"killed": "12-0"},
+        {"killed": "-1-3"},
+        {"killed": "1-"},
+        {"killed": "０-1"},
+        {"killed": "0-1234567890"},
+        {"killed": "0-1" + "0" * 3000},
+        {"country": "FR"},
+        {"country": "lb"},
+        {"country": "<script>"},
+        {"q": "x" * (TEXT_MAX + 1)},
+        {"q": "a\x00b"},
+        {"q": "a\u202eb"},
+    ],
+)
+def test_bad_filter_values_are_ignored_with_a_notice(params):
+    view, notices = parse(params)
+    assert (view.killed, view.countries, view.text) == (None, (), None)
+    assert len(notices) == 1 and len(notices[0]) < 400
+
+
+def test_a_view_without_filters_writes_none():
+    params = to_params(View("mini", *AUG), default_story="mini", span=AUG)
+    assert params == {}
