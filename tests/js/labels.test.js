@@ -45,6 +45,8 @@ describe('one label: the first free spot on screen', () => {
          want: [{x: 180, y: 145}]},
         {name: 'a region is centred', item: label({t: 'area'}), obstacles: [],
          want: [{x: 180, y: 145}]},
+        {name: "an event's region goes beside its marker", item: label({t: 'area', must: true}),
+         obstacles: [], want: [RIGHT]},
         {name: 'a centred label has no other spot', item: label({t: 'country'}),
          obstacles: [{x: 199, y: 149, w: 2, h: 2}], want: []},
         {name: 'a basemap city goes around its point', item: label({t: 'city'}), obstacles: [],

@@ -28,10 +28,13 @@
             box.x + box.w <= view.x + view.w && box.y + box.h <= view.y + view.h;
     }
     // Where a label may sit around its point: right, left, above, below (story places);
-    // centred (countries, rivers, regions).
+    // centred (countries, rivers, regions), unless a marker stands there (an event's area),
+    // which its centred name would sit on.
     var AROUND = [[1, 0], [-1, 0], [0, -1], [0, 1]], CENTRED = [[0, 0]];
-    function spots(kind) {
-        return kind === 'country' || kind === 'river' || kind === 'area' ? CENTRED : AROUND;
+    function spots(item) {
+        var kind = item.t;
+        return !item.must && (kind === 'country' || kind === 'river' || kind === 'area')
+            ? CENTRED : AROUND;
     }
     function isSelected(item) { return item.t.indexOf('selected') >= 0; }
 
@@ -43,7 +46,7 @@
     // The first free, on-screen box around the item's point or, failing that, around one of
     // its other points (``alt``: [[x, y], ...], e.g. a country's other visible parts).
     function firstFree(item, taken, view) {
-        var points = [[item.x, item.y]].concat(item.alt || []), around = spots(item.t);
+        var points = [[item.x, item.y]].concat(item.alt || []), around = spots(item);
         for (var j = 0; j < points.length; j++) {
             for (var i = 0; i < around.length; i++) {
                 var box = spotAt(item, points[j][0], points[j][1], around[i]);
