@@ -1,0 +1,218 @@
+"""A big story's events checked a chunk at a time: memory follows the chunk, not the file.
+
+``ChunkedEvents`` stands in for ``load_events`` (``load_story(events_loader=...)``): it reads
+events.csv or events.parquet ``chunk_rows`` rows at a time, runs the loader's own checks on each
+chunk (``conform`` and ``check_events``) with a ``ChunkedChecker`` that gathers each check's hits
+across chunks, and writes each checked chunk to a staging Parquet file. Duplicate ids, the one
+check across rows, are asked of DuckDB over that file at the end. The problems are the ones the
+whole-file loader reports: same lines, same order, same caps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from geo.names import plural
+from geo.story.load.columns import (
+    CSV_FAILURES,
+    CSV_TEXT,
+    _parquet_too_big,
+    conform,
+    parquet_text,
+    used_twice,
+)
+from geo.story.load.problems import Checker, Problems
+from geo.story.load.schema import EVENT_COLUMNS, PROBLEMS_PER_FILE, ROWS_PER_CHECK, Limits
+from geo.story.load.tables import EVENT_REQUIRED, check_events, empty_events, events_file
+
+# A chunk of events as text and parsed costs ~1 KB an event while it is checked: ~250 MB.
+# Each chunk has a fixed cost too (the checks' set-ups): fewer, bigger chunks are faster.
+CHUNK_ROWS = 250_000
+LINE = "_line"  # the staged rows' 0-based row in the file (line = row + 2)
+
+
+@dataclass
+class _Slot:
+    """One check's hits over every chunk: the first few kept, all counted."""
+
+    rows: bool  # a Checker.rows check (capped with a "more lines like" line), or loose adds
+    kept: list[tuple[str, str]] = field(default_factory=list)
+    count: int = 0
+
+
+class ChunkedChecker(Checker):
+    """A Checker fed one chunk at a time; ``flush`` writes what Checker would have, in order.
+
+    Each chunk runs the same checks in the same order, so the n-th ``rows`` call of every chunk
+    is the same check: its hits go to slot (n, 1); a problem added before it goes to (n, 0).
+    """
+
+    def __init__(self, file: str, problems: list, first_line: int = 2):
+        super().__init__(file, problems, first_line)
+        self.slots: dict[tuple[int, int], _Slot] = {}
+        self.calls = 0
+        self.duplicates: tuple[int, int] | None = None
+
+    def start_chunk(self) -> None:
+        self.calls = 0
+
+    def add(self, where: str, message: str) -> None:
+        slot = self.slots.setdefault((self.calls, 0), _Slot(rows=False))
+        slot.count += 1
+        if len(slot.kept) < PROBLEMS_PER_FILE:  # the file keeps no more
+            slot.kept.append((where, message))
+
+    def duplicated(self, values: pd.Series) -> pd.Series:
+        # Asked of every chunk at the end (duplicate_ids): the next rows() call is that check.
+        self.duplicates = (self.calls, 1)
+        return pd.Series(False, index=values.index)
+
+    def rows(self, mask: pd.Series, message) -> None:
+        slot = self.slots.setdefault((self.calls, 1), _Slot(rows=True))
+        self.calls += 1
+        hits = mask[mask.fillna(False).astype(bool)].index
+        for idx in hits[: max(0, ROWS_PER_CHECK - len(slot.kept))]:
+            slot.kept.append((f"line {int(idx) + self.first_line}", message(idx)))
+        slot.count += len(hits)
+
+    def found(self) -> bool:
+        return any(slot.count for slot in self.slots.values())
+
+    def flush(self) -> None:
+        """Report every slot's problems as Checker would have, in the checks' order."""
+        for key in sorted(self.slots):
+            slot = self.slots[key]
+            for where, message in slot.kept:
+                super().add(where, message)
+            more = slot.count - len(slot.kept)
+            if slot.rows and more > 0:
+                first = slot.kept[0][1]
+                super().add("", f"{plural(more, 'more line')} like: {first[:120]}")
+                self.count += more - 1
+            elif more > 0:  # loose problems past the file's cap: counted as Problems does
+                self.count += more
+                if isinstance(self.problems, Problems):
+                    dropped = self.problems.dropped
+                    dropped[self.file] = dropped.get(self.file, 0) + more
+        self.slots.clear()
+
+
+class ChunkedEvents:
+    """``load_events`` for a big story: checks chunk by chunk, stages the checked rows in
+    ``staged`` (a Parquet file, rows in file order with their ``_line``) and returns an empty
+    events table when all is well. ``duckdb_config`` bounds the duplicate-id query."""
+
+    def __init__(self, staged: Path, duckdb_config: dict, chunk_rows: int = CHUNK_ROWS):
+        self.staged = Path(staged)
+        self.config = duckdb_config
+        self.chunk_rows = max(1, int(chunk_rows))
+
+    def __call__(self, path: Path, problems, span, place_ids, source_ids, limits: Limits):
+        file = events_file(path)
+        chk = ChunkedChecker(file.name, problems)
+        try:
+            ok = self._check(file, chk, (span, place_ids, source_ids), limits)
+        except FileNotFoundError:
+            ok = _unread(chk, "file is missing")
+        except (*CSV_FAILURES, pa.ArrowException) as exc:
+            ok = _unread(chk, f"cannot be read: {exc}")
+        if ok and chk.duplicates is not None:
+            self._duplicate_ids(chk)
+        chk.flush()
+        return empty_events() if ok else None
+
+    def _check(self, file: Path, chk: ChunkedChecker, refs, limits: Limits) -> bool:
+        """Check every chunk; False when the file cannot be read (its one problem reported)."""
+        writer = None
+        try:
+            for df in _chunks(file, self.chunk_rows, limits, chk):
+                if df is None:
+                    return False
+                chk.start_chunk()
+                head = chk if writer is None else Checker(chk.file, [])  # header once
+                df = conform(df, EVENT_COLUMNS, EVENT_REQUIRED, head)
+                if df is None:
+                    return False
+                out = check_events(df, chk, *refs)
+                out[LINE] = out.index.to_numpy()
+                out["actors"] = out["actors"].astype(object)  # lists, even of no rows
+                if writer is None:
+                    writer = pq.ParquetWriter(self.staged, _staged_schema(out))
+                writer.write_table(pa.Table.from_pandas(out, writer.schema, preserve_index=False))
+        finally:
+            if writer is not None:
+                writer.close()
+        return True
+
+    def _duplicate_ids(self, chk: ChunkedChecker) -> None:
+        """Fill the duplicate-id check's slot from the whole staged file (DuckDB may spill)."""
+        if not self.staged.exists():
+            return
+        sql = f"""WITH firsts AS (
+            SELECT id, min({LINE}) AS first, count(*) - 1 AS more FROM read_parquet(?)
+            WHERE id <> '' GROUP BY id HAVING count(*) > 1)
+        SELECT s.{LINE}, s.id, (SELECT sum(more) FROM firsts) FROM read_parquet(?) s
+        JOIN firsts f ON s.id = f.id AND s.{LINE} > f.first ORDER BY s.{LINE} LIMIT ?"""
+        with duckdb.connect(config=self.config) as con:
+            found = con.execute(sql, [str(self.staged)] * 2 + [ROWS_PER_CHECK]).fetchall()
+        slot = chk.slots.setdefault(chk.duplicates, _Slot(rows=True))
+        slot.kept = [(f"line {int(n) + chk.first_line}", used_twice(v)) for n, v, _ in found]
+        slot.count = int(found[0][2]) if found else 0
+
+
+def _unread(chk: ChunkedChecker, message: str) -> bool:
+    """A file that cannot be read has that one problem, as in the whole-file loader."""
+    chk.slots.clear()
+    chk.duplicates = None
+    Checker.add(chk, "", message)
+    return False
+
+
+def _staged_schema(first: pd.DataFrame) -> pa.Schema:
+    """The first chunk's schema, with actors as lists of text and dates in microseconds even
+    when that chunk has none (pandas makes a column of no dates one of seconds)."""
+    schema = pa.Schema.from_pandas(first, preserve_index=False)
+    for name, kind in (
+        ("actors", pa.list_(pa.string())),
+        ("date", pa.timestamp("us")),
+        ("end_date", pa.timestamp("us")),
+    ):
+        schema = schema.set(schema.get_field_index(name), pa.field(name, kind))
+    return schema
+
+
+def _chunks(file: Path, rows: int, limits: Limits, chk: Checker) -> Iterator[pd.DataFrame | None]:
+    """The file's rows as text, ``rows`` at a time, labelled by their row in the file; a None
+    after reporting a file that is too big (the whole-file loader's words)."""
+    start = 0
+    if file.suffix == ".parquet":
+        if reason := _parquet_too_big(file, limits):
+            _unread(chk, reason)
+            yield None
+            return
+        pf = pq.ParquetFile(file)
+        for batch in pf.iter_batches(batch_size=rows):
+            table = pa.Table.from_batches([batch], pf.schema_arrow)
+            df = parquet_text(table.to_pandas(), EVENT_COLUMNS)
+            df.index = pd.RangeIndex(start, start + len(df))
+            start += len(df)
+            yield df
+        if start == 0:  # no rows: the header is checked all the same
+            yield parquet_text(pf.schema_arrow.empty_table().to_pandas(), EVENT_COLUMNS)
+        return
+    with pd.read_csv(file, **CSV_TEXT, chunksize=rows) as reader:
+        for df in reader:
+            df.index = pd.RangeIndex(start, start + len(df))
+            start += len(df)
+            if start > limits.max_rows:
+                _unread(chk, f"has more than {limits.max_rows:,} rows")
+                yield None
+                return
+            yield df
