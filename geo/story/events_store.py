@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import hashlib
 import json
 import os
@@ -44,7 +45,7 @@ from geo.names import noun
 from geo.paths import default_cache_dir
 from geo.story.checks import BASEMAP
 from geo.story.load import chunked
-from geo.story.load.chunked import LINE, ChunkedEvents
+from geo.story.load.chunked import LINE, ChunkedEvents, StagingError
 from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
@@ -73,6 +74,8 @@ BUILD_DUCKDB = {"memory_limit": "1GB", "threads": 2, "preserve_insertion_order":
 # The chunked check holds a chunk at a time: a folder's big story may have more rows than the
 # whole-file loader takes (FOLDER_LIMITS); this bounds the disk and the time it costs.
 STREAM_LIMITS = replace(FOLDER_LIMITS, max_rows=20_000_000)
+# Processes that check chunks at once (the machine's 2 cores; each holds a chunk or two).
+BUILD_WORKERS = 2
 # Columns the map needs of a big window (scaled layers, counts, events per day).
 MAP_COLUMNS = ("date", "end_date", "category", "place_id")
 ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
@@ -189,12 +192,14 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", suffix=".tmp", dir=root))
     try:
         config = {**BUILD_DUCKDB, "temp_directory": str(tmp / "spill")}
-        staged = tmp / "staged.parquet"
-        check = ChunkedEvents(staged, config, chunked.CHUNK_ROWS)
-        story = load_story(path, STREAM_LIMITS, basemap=basemap, events_loader=check)
+        check = ChunkedEvents(tmp / "staged", config, chunked.CHUNK_ROWS, _workers(path))
+        try:
+            story = load_story(path, STREAM_LIMITS, basemap=basemap, events_loader=check)
+        except StagingError as exc:
+            raise exc.error from None
         summary = {"version": CACHE_VERSION, "key": key, "story": path.name}
-        summary.update(_write_events(tmp, staged, story.places, config))
-        staged.unlink()
+        summary.update(_write_events(tmp, check.parts, story.places, config))
+        shutil.rmtree(tmp / "staged")
         shutil.rmtree(tmp / "spill", ignore_errors=True)
         duckdb.connect(str(tmp / "events.duckdb")).close()  # opened read-only by the store
         places = pa.Table.from_pandas(story.places, preserve_index=False)
@@ -245,7 +250,20 @@ ORDER BY s.date, s.id
 """
 
 
-def _write_events(tmp: Path, staged: Path, places: pd.DataFrame, config: dict) -> dict:
+def _workers(path: Path) -> int:
+    """BUILD_WORKERS processes check a story of more than one chunk; one checks a smaller one."""
+    try:
+        file = path / "events.parquet"
+        if file.is_file():
+            rows = pq.read_metadata(file).num_rows
+        else:  # ~140 bytes a row in the generated stories; a guess is enough here
+            rows = (path / "events.csv").stat().st_size // 140
+    except (OSError, pa.ArrowException):
+        return 1
+    return BUILD_WORKERS if rows > chunked.CHUNK_ROWS else 1
+
+
+def _write_events(tmp: Path, staged: str, places: pd.DataFrame, config: dict) -> dict:
     """Write ``events.parquet`` from the staged rows, ROW_GROUP events at a time; return the
     summary's counts and facets."""
     cols = ["id", "name", "lat", "lon", "radius_m", "country"]
@@ -253,7 +271,7 @@ def _write_events(tmp: Path, staged: Path, places: pd.DataFrame, config: dict) -
     lookup = lookup.append_column("place_row", pa.array(np.arange(len(places), dtype=np.int32)))
     with duckdb.connect(config=config) as con:
         con.register("places", lookup)
-        src = [str(staged)]
+        src = [staged]
         n = con.execute("SELECT count(*) FROM read_parquet(?)", src).fetchone()[0]
         cats = con.execute("SELECT DISTINCT category FROM read_parquet(?)", src).fetchall()
         acts = con.execute("SELECT DISTINCT unnest(actors) FROM read_parquet(?)", src).fetchall()
@@ -295,10 +313,10 @@ def _exactly(reader, size: int) -> Iterator[pa.Table]:
         yield pa.Table.from_batches(pending)
 
 
-def _events_schema(staged: Path, places: pd.DataFrame, bbox: list[float] | None) -> pa.Schema:
+def _events_schema(staged: str, places: pd.DataFrame, bbox: list[float] | None) -> pa.Schema:
     """The stored file's schema: ALL_COLUMNS typed as the loader's frame (its pandas metadata,
     from one staged row joined as load_story joins), then the store's own columns."""
-    pf = pq.ParquetFile(staged)
+    pf = pq.ParquetFile(min(glob.glob(staged)))
     first = next(pf.iter_batches(batch_size=1), None)
     sample = pf.schema_arrow.empty_table()
     if first is not None:

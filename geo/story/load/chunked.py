@@ -10,7 +10,12 @@ whole-file loader reports: same lines, same order, same caps.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import multiprocessing
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +41,15 @@ from geo.story.load.tables import EVENT_REQUIRED, check_events, empty_events, ev
 # Each chunk has a fixed cost too (the checks' set-ups): fewer, bigger chunks are faster.
 CHUNK_ROWS = 250_000
 LINE = "_line"  # the staged rows' 0-based row in the file (line = row + 2)
+
+
+class StagingError(Exception):
+    """Writing the staged copy failed (``error``, an OSError): not one of READ_FAILURES, so it
+    is not reported as the story's problem; the build raises ``error`` itself."""
+
+    @property
+    def error(self) -> OSError:
+        return self.args[0]
 
 
 @dataclass
@@ -82,8 +96,14 @@ class ChunkedChecker(Checker):
             slot.kept.append((f"line {int(idx) + self.first_line}", message(idx)))
         slot.count += len(hits)
 
-    def found(self) -> bool:
-        return any(slot.count for slot in self.slots.values())
+    def merge(self, slots: dict, duplicates: tuple[int, int] | None) -> None:
+        """Add one chunk's slots (checked apart, maybe in another process), in file order."""
+        for key, part in slots.items():
+            slot = self.slots.setdefault(key, _Slot(rows=part.rows))
+            room = (ROWS_PER_CHECK if slot.rows else PROBLEMS_PER_FILE) - len(slot.kept)
+            slot.kept.extend(part.kept[: max(0, room)])
+            slot.count += part.count
+        self.duplicates = duplicates or self.duplicates
 
     def flush(self) -> None:
         """Report every slot's problems as Checker would have, in the checks' order."""
@@ -105,14 +125,23 @@ class ChunkedChecker(Checker):
 
 
 class ChunkedEvents:
-    """``load_events`` for a big story: checks chunk by chunk, stages the checked rows in
-    ``staged`` (a Parquet file, rows in file order with their ``_line``) and returns an empty
-    events table when all is well. ``duckdb_config`` bounds the duplicate-id query."""
+    """``load_events`` for a big story: checks chunk by chunk (in ``workers`` processes when
+    more than one), stages each chunk's checked rows as a Parquet file under ``staged`` (a
+    folder; rows in file order, with their ``_line``) and returns an empty events table when
+    all is well. ``duckdb_config`` bounds the duplicate-id query."""
 
-    def __init__(self, staged: Path, duckdb_config: dict, chunk_rows: int = CHUNK_ROWS):
+    def __init__(
+        self, staged: Path, duckdb_config: dict, chunk_rows: int = CHUNK_ROWS, workers: int = 1
+    ):
         self.staged = Path(staged)
         self.config = duckdb_config
         self.chunk_rows = max(1, int(chunk_rows))
+        self.workers = max(1, int(workers))
+
+    @property
+    def parts(self) -> str:
+        """The staged files, as a glob DuckDB reads."""
+        return str(self.staged / "part-*.parquet")
 
     def __call__(self, path: Path, problems, span, place_ids, source_ids, limits: Limits):
         file = events_file(path)
@@ -130,30 +159,32 @@ class ChunkedEvents:
 
     def _check(self, file: Path, chk: ChunkedChecker, refs, limits: Limits) -> bool:
         """Check every chunk; False when the file cannot be read (its one problem reported)."""
-        writer = None
-        try:
-            for df in _chunks(file, self.chunk_rows, limits, chk):
-                if df is None:
+        self.staged.mkdir(parents=True, exist_ok=True)
+        chunks = _chunks(file, self.chunk_rows, limits, chk)
+        tasks = (
+            (i, raw, chk.file, refs, self.staged / f"part-{i:06d}.parquet")
+            for i, raw in enumerate(chunks)
+        )
+        with contextlib.ExitStack() as stack:
+            run = map
+            if self.workers > 1:
+                spawn = multiprocessing.get_context("spawn")  # no fork of Arrow's threads
+                pool = stack.enter_context(ProcessPoolExecutor(self.workers, mp_context=spawn))
+                run = functools.partial(_in_order, pool, ahead=self.workers + 1)
+            for result in run(_check_chunk, tasks):
+                if result is None:  # the reader refused the file: that is its one problem
+                    chk.slots.clear()
+                    chk.duplicates = None
                     return False
-                chk.start_chunk()
-                head = chk if writer is None else Checker(chk.file, [])  # header once
-                df = conform(df, EVENT_COLUMNS, EVENT_REQUIRED, head)
-                if df is None:
+                slots, duplicates, ok = result
+                chk.merge(slots, duplicates)
+                if not ok:  # a required column is missing: the header's problems only
                     return False
-                out = check_events(df, chk, *refs)
-                out[LINE] = out.index.to_numpy()
-                out["actors"] = out["actors"].astype(object)  # lists, even of no rows
-                if writer is None:
-                    writer = pq.ParquetWriter(self.staged, _staged_schema(out))
-                writer.write_table(pa.Table.from_pandas(out, writer.schema, preserve_index=False))
-        finally:
-            if writer is not None:
-                writer.close()
         return True
 
     def _duplicate_ids(self, chk: ChunkedChecker) -> None:
         """Fill the duplicate-id check's slot from the whole staged file (DuckDB may spill)."""
-        if not self.staged.exists():
+        if not any(self.staged.glob("part-*.parquet")):
             return
         sql = f"""WITH firsts AS (
             SELECT id, min({LINE}) AS first, count(*) - 1 AS more FROM read_parquet(?)
@@ -161,10 +192,52 @@ class ChunkedEvents:
         SELECT s.{LINE}, s.id, (SELECT sum(more) FROM firsts) FROM read_parquet(?) s
         JOIN firsts f ON s.id = f.id AND s.{LINE} > f.first ORDER BY s.{LINE} LIMIT ?"""
         with duckdb.connect(config=self.config) as con:
-            found = con.execute(sql, [str(self.staged)] * 2 + [ROWS_PER_CHECK]).fetchall()
+            found = con.execute(sql, [self.parts] * 2 + [ROWS_PER_CHECK]).fetchall()
         slot = chk.slots.setdefault(chk.duplicates, _Slot(rows=True))
         slot.kept = [(f"line {int(n) + chk.first_line}", used_twice(v)) for n, v, _ in found]
         slot.count = int(found[0][2]) if found else 0
+
+
+def _in_order(pool: ProcessPoolExecutor, fn, tasks, ahead: int):
+    """``map(fn, tasks)`` on the pool, in order, with at most ``ahead`` chunks in flight (each
+    holds a chunk in memory)."""
+    pending: deque = deque()
+    for task in tasks:
+        if task[1] is None:  # the reader's own refusal: no more chunks
+            yield from (f.result() for f in pending)
+            yield None
+            return
+        pending.append(pool.submit(fn, task))
+        if len(pending) >= ahead:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _check_chunk(task) -> tuple[dict, tuple[int, int] | None, bool] | None:
+    """Check one chunk (in a worker process, or in this one) and stage its rows: the chunk's
+    slots, its duplicate check's key and whether the header was usable; None when the reader
+    refused the file."""
+    index, raw, file_name, refs, part = task
+    if raw is None:
+        return None
+    start, data = raw
+    df = data if isinstance(data, pd.DataFrame) else parquet_text(data.to_pandas(), EVENT_COLUMNS)
+    df.index = pd.RangeIndex(start, start + len(df))
+    chk = ChunkedChecker(file_name, [])
+    head = chk if index == 0 else Checker(file_name, [])  # the header's problems once
+    df = conform(df, EVENT_COLUMNS, EVENT_REQUIRED, head)
+    if df is None:
+        return chk.slots, None, False
+    out = check_events(df, chk, *refs)
+    out[LINE] = out.index.to_numpy()
+    out["actors"] = out["actors"].astype(object)  # lists, even of no rows
+    table = pa.Table.from_pandas(out, _staged_schema(out), preserve_index=False)
+    try:
+        pq.write_table(table, part)
+    except OSError as exc:  # a full disk is the cache's failure, not a problem of the story
+        raise StagingError(exc) from exc
+    return chk.slots, chk.duplicates, True
 
 
 def _unread(chk: ChunkedChecker, message: str) -> bool:
@@ -188,9 +261,10 @@ def _staged_schema(first: pd.DataFrame) -> pa.Schema:
     return schema
 
 
-def _chunks(file: Path, rows: int, limits: Limits, chk: Checker) -> Iterator[pd.DataFrame | None]:
-    """The file's rows as text, ``rows`` at a time, labelled by their row in the file; a None
-    after reporting a file that is too big (the whole-file loader's words)."""
+def _chunks(file: Path, rows: int, limits: Limits, chk: Checker) -> Iterator[tuple | None]:
+    """The file's rows, ``rows`` at a time, each with its first row's number: a frame of text
+    (CSV) or an Arrow table (Parquet, made text where it is checked); a None after reporting a
+    file that is too big (the whole-file loader's words)."""
     start = 0
     if file.suffix == ".parquet":
         if reason := _parquet_too_big(file, limits):
@@ -199,20 +273,16 @@ def _chunks(file: Path, rows: int, limits: Limits, chk: Checker) -> Iterator[pd.
             return
         pf = pq.ParquetFile(file)
         for batch in pf.iter_batches(batch_size=rows):
-            table = pa.Table.from_batches([batch], pf.schema_arrow)
-            df = parquet_text(table.to_pandas(), EVENT_COLUMNS)
-            df.index = pd.RangeIndex(start, start + len(df))
-            start += len(df)
-            yield df
+            yield start, pa.Table.from_batches([batch], pf.schema_arrow)
+            start += batch.num_rows
         if start == 0:  # no rows: the header is checked all the same
-            yield parquet_text(pf.schema_arrow.empty_table().to_pandas(), EVENT_COLUMNS)
+            yield 0, pf.schema_arrow.empty_table()
         return
     with pd.read_csv(file, **CSV_TEXT, chunksize=rows) as reader:
         for df in reader:
-            df.index = pd.RangeIndex(start, start + len(df))
-            start += len(df)
-            if start > limits.max_rows:
+            if start + len(df) > limits.max_rows:
                 _unread(chk, f"has more than {limits.max_rows:,} rows")
                 yield None
                 return
-            yield df
+            yield start, df
+            start += len(df)

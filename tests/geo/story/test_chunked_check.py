@@ -34,9 +34,10 @@ def _problems(folder: Path, **kwargs) -> list[tuple[str, str, str]]:
     return []
 
 
-def _chunked(folder: Path, tmp: Path) -> list[tuple[str, str, str]]:
+def _chunked(folder: Path, tmp: Path, workers: int = 1) -> list[tuple[str, str, str]]:
     config = {**BUILD_DUCKDB, "temp_directory": str(tmp / "spill")}
-    check = ChunkedEvents(tmp / "staged.parquet", config, chunk_rows=CHUNK)
+    staged = tmp / f"staged-{workers}"
+    check = ChunkedEvents(staged, config, chunk_rows=CHUNK, workers=workers)
     return _problems(folder, events_loader=check)
 
 
@@ -63,11 +64,12 @@ def _broken(events: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def test_a_broken_file_gets_the_whole_file_loaders_problems(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_broken_file_gets_the_whole_file_loaders_problems(tmp_path, workers):
     folder, events = _story(tmp_path)
     _broken(events).to_csv(folder / "events.csv", index=False)
     whole = _problems(folder)
-    assert _chunked(folder, tmp_path) == whole
+    assert _chunked(folder, tmp_path, workers) == whole
     wheres = {w for f, w, _ in whole if f == "events.csv"}
     assert {"line 3", "line 4", "line 13", "line 14", "line 302", "line 303"} <= wheres
     # The duplicate found across chunks and the capped check are there with their lines.
