@@ -65,7 +65,7 @@ DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
 TEXT_MAX = 200
 _CONNECTING = threading.Lock()
 # The build validates the whole story in a child process: bounded in time and memory.
-# Ten million events take ~3 min alone; on a busy machine (a test run beside it) ~8 min.
+# Ten million events took 158 s here, and 331 s beside a full test run (bench/results.md).
 BUILD_TIMEOUT_S = 1200
 BUILD_MEMORY_BYTES = 6 * 2**30
 # The build's DuckDB (the sort, the duplicate-id query): past this it spills to the entry's

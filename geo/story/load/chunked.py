@@ -2,10 +2,16 @@
 
 ``ChunkedEvents`` stands in for ``load_events`` (``load_story(events_loader=...)``): it reads
 events.csv or events.parquet ``chunk_rows`` rows at a time, runs the loader's own checks on each
-chunk (``conform`` and ``check_events``) with a ``ChunkedChecker`` that gathers each check's hits
-across chunks, and writes each checked chunk to a staging Parquet file. Duplicate ids, the one
-check across rows, are asked of DuckDB over that file at the end. The problems are the ones the
-whole-file loader reports: same lines, same order, same caps.
+chunk (``conform`` and ``check_events``, in worker processes when asked) with a
+``ChunkedChecker`` per chunk, merges their hits in file order, and writes each checked chunk to
+a staged Parquet file. Duplicate ids, the one check across rows, are asked of DuckDB over those
+files at the end. The problems are the ones the whole-file loader reports: same lines, same
+order, same caps.
+
+Workers are spawned (not forked), so a script that builds in-process with workers needs the
+usual ``if __name__ == "__main__":`` guard (the build child, ``python -m
+geo.story.events_store``, has it). A Parquet file is read a row group at a time by Arrow: the
+source's row-group size, not the story's size, bounds that part of the memory.
 """
 
 from __future__ import annotations
