@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import hashlib
 import json
 import os
@@ -25,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
@@ -42,9 +44,11 @@ from geo.errors import READ_FAILURES, DatelineError
 from geo.names import noun
 from geo.paths import default_cache_dir
 from geo.story.checks import BASEMAP
-from geo.story.load.loaders import load_story
+from geo.story.load import chunked
+from geo.story.load.chunked import LINE, ChunkedEvents, StagingError
+from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
-from geo.story.load.schema import EVENT_COLUMNS, FIGURES
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
 from geo.story.timeline import filter_events
 
@@ -61,8 +65,17 @@ DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
 TEXT_MAX = 200
 _CONNECTING = threading.Lock()
 # The build validates the whole story in a child process: bounded in time and memory.
-BUILD_TIMEOUT_S = 600
+# Ten million events took 158 s here, and 331 s beside a full test run (bench/results.md).
+BUILD_TIMEOUT_S = 1200
 BUILD_MEMORY_BYTES = 6 * 2**30
+# The build's DuckDB (the sort, the duplicate-id query): past this it spills to the entry's
+# temporary folder. Chunks, Arrow buffers and Python come on top (see bench/results.md).
+BUILD_DUCKDB = {"memory_limit": "1GB", "threads": 2, "preserve_insertion_order": False}
+# The chunked check holds a chunk at a time: a folder's big story may have more rows than the
+# whole-file loader takes (FOLDER_LIMITS); this bounds the disk and the time it costs.
+STREAM_LIMITS = replace(FOLDER_LIMITS, max_rows=20_000_000)
+# Processes that check chunks at once (the machine's 2 cores; each holds a chunk or two).
+BUILD_WORKERS = 2
 # Columns the map needs of a big window (scaled layers, counts, events per day).
 MAP_COLUMNS = ("date", "end_date", "category", "place_id")
 ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
@@ -167,36 +180,27 @@ def _entry(root: Path, path: Path, key: str) -> Path:
 def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path:
     """Validate the story and write its event store under ``root``; raise StoryError.
 
-    The files are written into a temporary folder that is renamed into place last, so a reader
-    sees a complete entry or none.
+    The events are checked a chunk at a time (geo.story.load.chunked) into a staging file, then
+    sorted by DuckDB (which spills to the entry's folder past BUILD_DUCKDB's memory limit) and
+    written a row group at a time: memory does not grow with the story. Everything is written
+    into a temporary folder that is renamed into place last, so a reader sees a complete entry
+    or none.
     """
     path, root = Path(path), Path(root)
-    story = load_story(path, basemap=basemap)
-    events = story.events
-    n = len(events)
-    place_row = pd.Index(story.places["id"]).get_indexer(events["place_id"]).astype(np.int32)
-    table = pa.Table.from_pandas(events[list(ALL_COLUMNS)], preserve_index=False)
-    last = events["end_date"].fillna(events["date"])
-    table = table.append_column("last", pa.array(last.to_numpy(), pa.timestamp("us")))
-    table = table.append_column("place_row", pa.array(place_row))
-    table = table.append_column("row", pa.array(np.arange(n, dtype=np.int64)))
-    country = story.places["country"].to_numpy(dtype=object)[place_row] if n else []
-    table = table.append_column("country", pa.array(country, pa.string(), from_pandas=True))
-    table = _with_geometry(table, events["lon"].to_numpy(float), events["lat"].to_numpy(float))
-    order = {c: i for i, c in enumerate(events["category"].value_counts().index)}
-    summary = {
-        "version": CACHE_VERSION,
-        "key": key,
-        "story": path.name,
-        "events": n,
-        "row_group": ROW_GROUP,
-        "categories": sorted(order),
-        "actors": sorted({a for actors in events["actors"] for a in actors}),
-    }
     root.mkdir(parents=True, exist_ok=True)
+    _drop_stale_builds(root, path)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}-", suffix=".tmp", dir=root))
     try:
-        pq.write_table(table, tmp / "events.parquet", row_group_size=ROW_GROUP)
+        config = {**BUILD_DUCKDB, "temp_directory": str(tmp / "spill")}
+        check = ChunkedEvents(tmp / "staged", config, chunked.CHUNK_ROWS, _workers(path))
+        try:
+            story = load_story(path, STREAM_LIMITS, basemap=basemap, events_loader=check)
+        except StagingError as exc:
+            raise exc.error from None
+        summary = {"version": CACHE_VERSION, "key": key, "story": path.name}
+        summary.update(_write_events(tmp, check.parts, story.places, config))
+        shutil.rmtree(tmp / "staged")
+        shutil.rmtree(tmp / "spill", ignore_errors=True)
         duckdb.connect(str(tmp / "events.duckdb")).close()  # opened read-only by the store
         places = pa.Table.from_pandas(story.places, preserve_index=False)
         pq.write_table(places, tmp / "places.parquet")
@@ -205,25 +209,155 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         for name, size in _SIZED.items():
             summary[size] = (tmp / name).stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
-        final = _entry(root, path, key)
-        if final.exists() and not _complete(final):
-            shutil.rmtree(final, ignore_errors=True)  # a damaged entry: replaced, never read
-        try:
-            os.rename(tmp, final)
-        except OSError:
-            # Another process built the same entry first: keep theirs.
-            if not _complete(final):
-                raise
-        else:
-            _prune(root, path, keep=final)
+        return _put_in_place(tmp, root, path, key)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _put_in_place(tmp: Path, root: Path, path: Path, key: str) -> Path:
+    """Rename the written folder to the entry's name (once: another builder's copy stays)."""
+    final = _entry(root, path, key)
+    if final.exists() and not _complete(final):
+        shutil.rmtree(final, ignore_errors=True)  # a damaged entry: replaced, never read
+    try:
+        os.rename(tmp, final)
+    except OSError:
+        # Another process built the same entry first: keep theirs.
+        if not _complete(final):
+            raise
+    else:
+        _prune(root, path, keep=final)
     return final
 
 
-def _with_geometry(table: pa.Table, lon: np.ndarray, lat: np.ndarray) -> pa.Table:
-    """``table`` with each event's point as little-endian WKB (21 bytes) in ``geometry`` and
-    the GeoParquet 1.1 ``geo`` key-value metadata that says so (CRS84, the default)."""
+def _drop_stale_builds(root: Path, path: Path) -> None:
+    """Remove this story's temporary folders older than a build may take: a child killed on its
+    timeout (or by the kernel) leaves its staged copy behind, gigabytes for a big story."""
+    now = time.time()
+    for old in root.glob(f".{path.name}-*.tmp"):
+        with contextlib.suppress(OSError):
+            if now - old.stat().st_mtime > 2 * BUILD_TIMEOUT_S:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+# The sorted events: the staged rows (file order) joined to their places, in the story's order
+# (date, then id: load_story's order; ids are unique in a checked story).
+_SORTED = f"""
+SELECT s.* EXCLUDE ({LINE}), coalesce(p.name, '') AS place_name, p.lat, p.lon, p.radius_m,
+    coalesce(s.end_date, s.date) AS "last", coalesce(p.place_row, -1) AS place_row, p.country
+FROM read_parquet(?) s LEFT JOIN places p ON s.place_id = p.id
+ORDER BY s.date, s.id
+"""
+
+
+def _workers(path: Path) -> int:
+    """BUILD_WORKERS processes check a story of more than one chunk; one checks a smaller one."""
+    try:
+        file = path / "events.parquet"
+        if file.is_file():
+            rows = pq.read_metadata(file).num_rows
+        else:  # ~140 bytes a row in the generated stories; a guess is enough here
+            rows = (path / "events.csv").stat().st_size // 140
+    except (OSError, pa.ArrowException):
+        return 1
+    return BUILD_WORKERS if rows > chunked.CHUNK_ROWS else 1
+
+
+def _write_events(tmp: Path, staged: str, places: pd.DataFrame, config: dict) -> dict:
+    """Write ``events.parquet`` from the staged rows, ROW_GROUP events at a time; return the
+    summary's counts and facets."""
+    cols = ["id", "name", "lat", "lon", "radius_m", "country"]
+    lookup = pa.Table.from_pandas(places[cols], preserve_index=False)
+    lookup = lookup.append_column("place_row", pa.array(np.arange(len(places), dtype=np.int32)))
+    with duckdb.connect(config=config) as con:
+        con.register("places", lookup)
+        src = [staged]
+        n = con.execute("SELECT count(*) FROM read_parquet(?)", src).fetchone()[0]
+        cats = con.execute("SELECT DISTINCT category FROM read_parquet(?)", src).fetchall()
+        acts = con.execute("SELECT DISTINCT unnest(actors) FROM read_parquet(?)", src).fetchall()
+        box = con.execute(
+            "SELECT min(lon), min(lat), max(lon), max(lat) FROM places WHERE isfinite(lon)"
+            " AND isfinite(lat) AND id IN (SELECT place_id FROM read_parquet(?))",
+            src,
+        ).fetchone()
+        schema = _events_schema(staged, places, None if box[0] is None else list(box))
+        reader = con.execute(_SORTED, src).to_arrow_reader(ROW_GROUP)
+        with pq.ParquetWriter(tmp / "events.parquet", schema) as writer:
+            first = 0
+            for table in _exactly(reader, ROW_GROUP):
+                writer.write_table(_stored(table, schema, first), row_group_size=ROW_GROUP)
+                first += table.num_rows
+                _release()
+    return {
+        "events": int(n),
+        "row_group": ROW_GROUP,
+        "categories": sorted(c for (c,) in cats),
+        "actors": sorted(a for (a,) in acts if a is not None),
+    }
+
+
+def _exactly(reader, size: int) -> Iterator[pa.Table]:
+    """The reader's rows as tables of exactly ``size`` rows (the last one fewer): one row group
+    each, whatever batch sizes DuckDB hands out."""
+    pending: list[pa.RecordBatch] = []
+    held = 0
+    for batch in reader:
+        pending.append(batch)
+        held += batch.num_rows
+        while held >= size:
+            table = pa.Table.from_batches(pending)
+            yield table.slice(0, size)
+            rest = table.slice(size)
+            pending, held = rest.to_batches(), rest.num_rows
+    if held:
+        yield pa.Table.from_batches(pending)
+
+
+def _events_schema(staged: str, places: pd.DataFrame, bbox: list[float] | None) -> pa.Schema:
+    """The stored file's schema: ALL_COLUMNS typed as the loader's frame (its pandas metadata,
+    from one staged row joined as load_story joins), then the store's own columns."""
+    pf = pq.ParquetFile(min(glob.glob(staged)))
+    first = next(pf.iter_batches(batch_size=1), None)
+    sample = pf.schema_arrow.empty_table()
+    if first is not None:
+        sample = pa.Table.from_batches([first], pf.schema_arrow)
+    joined = _join_places(sample.to_pandas().drop(columns=[LINE]), places)[list(ALL_COLUMNS)]
+    schema = pa.Schema.from_pandas(joined, preserve_index=False)
+    schema = schema.set(schema.get_field_index("actors"), pa.field("actors", pa.list_(pa.string())))
+    for name, kind in (
+        ("last", pa.timestamp("us")),
+        ("place_row", pa.int32()),
+        ("row", pa.int64()),
+        ("country", pa.string()),
+        ("geometry", pa.binary()),
+    ):
+        schema = schema.append(pa.field(name, kind))
+    column: dict = {"encoding": "WKB", "geometry_types": ["Point"]}
+    if bbox is not None:
+        column["bbox"] = bbox
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": column}}
+    return schema.with_metadata({**(schema.metadata or {}), b"geo": json.dumps(geo).encode()})
+
+
+def _stored(table: pa.Table, schema: pa.Schema, first: int) -> pa.Table:
+    """One row group of sorted rows in the stored schema: its rows numbered from ``first`` and
+    each event's point as WKB."""
+    n = table.num_rows
+    arrays = []
+    for field_ in schema:
+        if field_.name == "row":
+            arrays.append(pa.array(np.arange(first, first + n, dtype=np.int64)))
+        elif field_.name == "geometry":
+            lon = table["lon"].to_numpy().astype(float)
+            lat = table["lat"].to_numpy().astype(float)
+            arrays.append(_points(lon, lat))
+        else:
+            arrays.append(table[field_.name].cast(field_.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _points(lon: np.ndarray, lat: np.ndarray) -> pa.Array:
+    """Each event's point as little-endian WKB (21 bytes); null where it has no point."""
     n = len(lon)
     wkb = np.zeros(n, dtype=[("order", "u1"), ("kind", "<u4"), ("x", "<f8"), ("y", "<f8")])
     wkb["order"], wkb["kind"], wkb["x"], wkb["y"] = 1, 1, lon, lat
@@ -234,14 +368,7 @@ def _with_geometry(table: pa.Table, lon: np.ndarray, lat: np.ndarray) -> pa.Tabl
     placed = np.isfinite(lon) & np.isfinite(lat)
     if not placed.all():
         geom = pc.if_else(pa.array(placed), geom, pa.scalar(None, pa.binary()))
-    column: dict = {"encoding": "WKB", "geometry_types": ["Point"]}
-    if placed.any():
-        x, y = lon[placed], lat[placed]
-        column["bbox"] = [float(x.min()), float(y.min()), float(x.max()), float(y.max())]
-    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": column}}
-    table = table.append_column("geometry", geom)
-    meta = {**(table.schema.metadata or {}), b"geo": json.dumps(geo).encode()}
-    return table.replace_schema_metadata(meta)
+    return geom
 
 
 def _prune(root: Path, path: Path, keep: Path) -> None:

@@ -14,7 +14,9 @@ three tables in one transaction: a server killed mid-save leaves nothing, and th
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import io
 import os
 import shutil
 import tempfile
@@ -34,8 +36,17 @@ from geo.names import is_slug, noun
 from geo.paths import default_cache_dir
 from geo.story import events_store
 from geo.story.checks import BASEMAP
-from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, WindowError, _bbox
+from geo.story.events_store import (
+    ALL_COLUMNS,
+    MAP_COLUMNS,
+    Narrow,
+    WindowError,
+    _bbox,
+    _killed,
+    _like,
+)
 from geo.story.library import BUNDLED, TEMP_PREFIX, StoryEntry, _read_title
+from geo.story.load.columns import CSV_TEXT
 from geo.story.load.loaders import load_story
 from geo.story.load.problems import StoryError
 from geo.story.load.schema import FIGURES, FOLDER_LIMITS
@@ -413,7 +424,7 @@ class PgEventStore:
     categories: list[str]
     actors: list[str]
 
-    def _where(self, start, end, categories, actors, bbox, place_ids):
+    def _where(self, start, end, categories, actors, bbox, place_ids, narrow=None):
         """The WHERE clause of a window and its parameters; None when it is empty by design."""
         box = _bbox(bbox)
         parts = ["story_id = %s", "date <= %s", "last >= %s"]
@@ -441,7 +452,50 @@ class PgEventStore:
             # A box, not a polygon: && on the GiST index, as the viewport is drawn.
             parts.append("geom && ST_MakeEnvelope(%s, %s, %s, %s, 4326)")
             args += [west, south, east, north]
+        if narrow is not None and not self._narrowed(narrow, parts, args):
+            return None
         return sql.SQL(" AND ".join(parts)), args
+
+    def _narrowed(self, narrow: Narrow, parts: list[str], args: list) -> bool:
+        """Add ``narrow``'s filters (fixed fragments, values as parameters), as EventStore does;
+        False when they leave nothing by design."""
+        if narrow.killed is not None:
+            lo, hi = _killed(narrow.killed)
+            if lo is not None:
+                parts.append("killed >= %s")
+                args.append(lo)
+            if hi is not None:
+                parts.append("killed <= %s")
+                args.append(hi)
+        if narrow.countries is not None:
+            countries = {str(c) for c in narrow.countries}
+            ids = sorted(i for i, c in self._place_countries.items() if c in countries)
+            if not ids:
+                return False
+            parts.append("place_id = ANY(%s)")
+            args.append(ids)
+        if narrow.text:
+            pattern = _like(narrow.text)
+            parts.append(
+                "(summary ILIKE %s ESCAPE '\\' OR source_detail ILIKE %s ESCAPE '\\'"
+                " OR confidence_note ILIKE %s ESCAPE '\\')"
+            )
+            args += [pattern] * 3
+        return True
+
+    @functools.cached_property
+    def _place_countries(self) -> dict[str, str]:
+        """Each place id's country cell, from the saved places.csv (the events table has no
+        country column: a saved story's places were checked with it when it was saved)."""
+        query = "SELECT data FROM dateline_story_files WHERE story_id = %s AND name = %s"
+        with self.store.session() as conn:
+            row = conn.execute(query, (self.story_id, "places.csv")).fetchone()
+        if row is None:
+            return {}
+        places = pd.read_csv(io.BytesIO(bytes(row[0])), **CSV_TEXT)
+        places.columns = [str(c).strip() for c in places.columns]
+        ids, countries = places["id"].str.strip(), places["country"].str.strip()
+        return dict(zip(ids.tolist(), countries.tolist(), strict=True))
 
     def window(
         self,
@@ -454,10 +508,11 @@ class PgEventStore:
         *,
         place_ids=None,
         limit: int | None = None,
+        narrow: Narrow | None = None,
     ) -> pd.DataFrame:
         """The rows ``EventStore.window`` gives, from one SQL query (same labels and order)."""
         cols = _columns(columns)
-        where = self._where(start, end, categories, actors, bbox, place_ids)
+        where = self._where(start, end, categories, actors, bbox, place_ids, narrow)
         if where is None or pd.Timestamp(start) > pd.Timestamp(end):
             return _as_frame([], cols)
         query = sql.SQL("SELECT {} FROM dateline_events WHERE {} ORDER BY row").format(
@@ -471,17 +526,17 @@ class PgEventStore:
             rows = conn.execute(query, args).fetchall()
         return _as_frame(rows, cols)
 
-    def count(self, start, end, categories=None, actors=None, bbox=None) -> int:
-        where = self._where(start, end, categories, actors, bbox, None)
+    def count(self, start, end, categories=None, actors=None, bbox=None, *, narrow=None) -> int:
+        where = self._where(start, end, categories, actors, bbox, None, narrow)
         if where is None or pd.Timestamp(start) > pd.Timestamp(end):
             return 0
         query = sql.SQL("SELECT count(*) FROM dateline_events WHERE {}").format(where[0])
         with self.store.session() as conn:
             return int(conn.execute(query, where[1]).fetchone()[0])
 
-    def frames(self, start, end, categories=None, actors=None, size: int = 16_384):
+    def frames(self, start, end, categories=None, actors=None, size: int = 16_384, *, narrow=None):
         """The window's events with every column, ``size`` rows at a time (a server cursor)."""
-        where = self._where(start, end, categories, actors, None, None)
+        where = self._where(start, end, categories, actors, None, None, narrow)
         if where is None:
             return
         cols = list(ALL_COLUMNS)
@@ -493,8 +548,10 @@ class PgEventStore:
             while rows := cur.fetchmany(size):
                 yield _as_frame(rows, cols)
 
-    def counts_per_place(self, start, end, categories=None, actors=None, n_places=None):
-        where = self._where(start, end, categories, actors, None, None)
+    def counts_per_place(
+        self, start, end, categories=None, actors=None, n_places=None, *, narrow=None
+    ):
+        where = self._where(start, end, categories, actors, None, None, narrow)
         pairs: list[tuple[int, int]] = []
         if where is not None:
             query = sql.SQL(

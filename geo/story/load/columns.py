@@ -13,6 +13,11 @@ from geo.names import SLUG, clip, noun
 from geo.story.load.problems import Checker
 from geo.story.load.schema import FOLDER_LIMITS, Limits
 
+# What reading a table can raise for a broken file (its problem, not a crash).
+CSV_FAILURES = (UnicodeDecodeError, pd.errors.ParserError, ValueError, OSError)
+# Every cell as the text in the file (a BOM dropped): the checks parse it themselves.
+CSV_TEXT = {"dtype": str, "keep_default_na": False, "encoding": "utf-8-sig"}
+
 
 def _parquet_too_big(path: Path, limits: Limits) -> str | None:
     """Why a Parquet file must not be read, from its footer alone; None when it may be."""
@@ -40,26 +45,26 @@ def read_csv(
             if reason := _parquet_too_big(path, limits):
                 chk.add("", reason)
                 return None
-            df = pd.read_parquet(path)
-            df = df.astype({c: "string" for c in df.columns if c in columns})
-            df = df.fillna("")
+            df = parquet_text(pd.read_parquet(path), columns)
         else:
-            df = pd.read_csv(
-                path,
-                dtype=str,
-                keep_default_na=False,
-                encoding="utf-8-sig",
-                nrows=limits.max_rows + 1,
-            )
+            df = pd.read_csv(path, **CSV_TEXT, nrows=limits.max_rows + 1)
             if len(df) > limits.max_rows:
                 chk.add("", f"has more than {limits.max_rows:,} rows")
                 return None
     except FileNotFoundError:
         chk.add("", "file is missing")
         return None
-    except (UnicodeDecodeError, pd.errors.ParserError, ValueError, OSError) as exc:
+    except CSV_FAILURES as exc:
         chk.add("", f"cannot be read: {exc}")
         return None
+    return conform(df, columns, required, chk)
+
+
+def conform(df: pd.DataFrame, columns: tuple[str, ...], required: set[str], chk: Checker):
+    """``df`` (text cells) with its header checked: missing and unknown columns reported, the
+    known ones in order and stripped; None when a required column is missing.
+
+    The chunked check (geo.story.load.chunked) runs it on each chunk of a big file."""
     df.columns = [str(c).strip() for c in df.columns]
     missing = [c for c in columns if c in required and c not in df.columns]
     unknown = [c for c in df.columns if c not in columns]
@@ -80,6 +85,12 @@ def read_csv(
     return df
 
 
+def parquet_text(df: pd.DataFrame, columns: tuple[str, ...]) -> pd.DataFrame:
+    """A frame read from Parquet as the text a CSV would give (the known columns)."""
+    df = df.astype({c: "string" for c in df.columns if c in columns})
+    return df.fillna("")
+
+
 def required_cells(df: pd.DataFrame, cols: list[str], chk: Checker) -> None:
     """Every cell of ``cols`` must be filled."""
     for c in cols:
@@ -90,8 +101,14 @@ def slug_ids(df: pd.DataFrame, chk: Checker) -> None:
     """Ids are slugs, each used once."""
     bad = (df["id"] != "") & ~df["id"].str.fullmatch(SLUG)
     chk.rows(bad, lambda i: f"id {df.at[i, 'id']!r} must be lowercase letters, digits and '-'")
-    dup = (df["id"] != "") & df["id"].duplicated(keep="first")
-    chk.rows(dup, lambda i: f"id {df.at[i, 'id']!r} is used twice")
+    # The checker finds them: a chunked check sees one chunk, and asks all of them at the end.
+    dup = (df["id"] != "") & chk.duplicated(df["id"])
+    chk.rows(dup, lambda i: used_twice(df.at[i, "id"]))
+
+
+def used_twice(value: str) -> str:
+    """The problem of an id that an earlier row has already."""
+    return f"id {value!r} is used twice"
 
 
 def parse_dates(df: pd.DataFrame, col: str, chk: Checker, span: tuple[date, date] | None):
@@ -140,7 +157,9 @@ def refs(df, col: str, known: set[str], what: str, chk: Checker, many: bool = Fa
     if many:  # "reuters|ap": every id must be known
         bad = df[col].map(lambda v: bool(v) and not set(v.split("|")) <= known)
     else:
-        bad = (df[col] != "") & ~df[col].isin(known)
+        # As Python strings: Arrow-backed isin() converts each known id to an Arrow scalar on
+        # every call (20,000 place ids: 0.3 s per 200,000 rows, against 0.08 s).
+        bad = (df[col] != "") & ~df[col].astype(object).isin(known)
     chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not a known {what}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -26,6 +27,7 @@ def load_story(
     basemap: str | Path | None = BASEMAP,
     with_events: bool = True,
     checked_places: pd.DataFrame | None = None,
+    events_loader: Callable | None = None,
 ) -> Story:
     """Load and validate the story folder at ``path``; raise StoryError listing its problems.
 
@@ -34,12 +36,14 @@ def load_story(
     None skips those checks. ``with_events=False`` leaves the events file unread (an empty
     events table): the event store has validated it already. ``checked_places`` is that
     store's copy of ``places.csv`` as this function loaded and checked it from the same files:
-    it is used instead of reading and checking the file again.
+    it is used instead of reading and checking the file again. ``events_loader`` stands in for
+    ``load_events`` (same arguments and answer): the event store's chunked check.
 
     Whatever a hostile folder holds, the only exception is StoryError (READ_FAILURES become one).
     """
     try:
-        return _load_story(Path(path), limits, basemap, with_events, checked_places)
+        loader = events_loader or load_events
+        return _load_story(Path(path), limits, basemap, with_events, checked_places, loader)
     except StoryError:
         raise
     except READ_FAILURES as exc:
@@ -52,6 +56,7 @@ def _load_story(
     basemap: str | Path | None,
     with_events: bool,
     checked_places: pd.DataFrame | None,
+    events_loader: Callable,
 ) -> Story:
     """load_story's work: each file read on its own, then the checks across files."""
     if not path.is_dir():
@@ -76,7 +81,7 @@ def _load_story(
         events = guarded(
             "events",
             problems,
-            lambda: load_events(path, problems, span, place_ids, source_ids, limits),
+            lambda: events_loader(path, problems, span, place_ids, source_ids, limits),
         )
     else:
         events = empty_events()

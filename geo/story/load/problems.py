@@ -87,6 +87,10 @@ class Checker:
         self.count += 1
         self.problems.append(Problem(self.file, where, message))
 
+    def duplicated(self, values: pd.Series) -> pd.Series:
+        """Where ``values`` repeats an earlier row's value (the table is all here)."""
+        return values.duplicated(keep="first")
+
     def rows(self, mask: pd.Series, message: Callable[[Any], str]) -> None:
         """Report the first rows where ``mask`` is true; ``message`` gets the row's index label."""
         hits = mask[mask.fillna(False).astype(bool)].index

@@ -35,6 +35,10 @@ from geo.story.load.schema import (
 )
 from geo.story.model import Problem
 
+EVENT_REQUIRED = frozenset(
+    {"id", "date", "place_id", "category", "summary", "source", "confidence"}
+)
+
 
 def load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
     """places.csv with numbers parsed and aliases split; None when it cannot be read."""
@@ -64,15 +68,25 @@ def load_events(
     path: Path, problems, span, place_ids, source_ids, limits: Limits = FOLDER_LIMITS
 ) -> pd.DataFrame | None:
     """events.parquet, else events.csv, with dates and figures parsed; None when unreadable."""
-    file = path / "events.parquet"
-    if not file.exists():
-        file = path / "events.csv"
+    file = events_file(path)
     chk = Checker(file.name, problems)
-    required = {"id", "date", "place_id", "category", "summary", "source", "confidence"}
-    df = read_csv(file, EVENT_COLUMNS, required, chk, limits)
+    df = read_csv(file, EVENT_COLUMNS, EVENT_REQUIRED, chk, limits)
     if df is None:
         return None
-    row_checks(df, required, place_ids, source_ids, chk)
+    return check_events(df, chk, span, place_ids, source_ids)
+
+
+def events_file(path: Path) -> Path:
+    """The story's events: events.parquet, else events.csv."""
+    file = path / "events.parquet"
+    return file if file.exists() else path / "events.csv"
+
+
+def check_events(df: pd.DataFrame, chk: Checker, span, place_ids, source_ids) -> pd.DataFrame:
+    """Events read as text (``read_csv``), checked row by row: dates and figures parsed.
+
+    The chunked check (geo.story.load.chunked) calls it on each chunk of a big file."""
+    row_checks(df, EVENT_REQUIRED, place_ids, source_ids, chk)
     one_of(df, "category", CATEGORIES, chk)
     one_of(df, "confidence", CONFIDENCE, chk)
     out = df.copy()

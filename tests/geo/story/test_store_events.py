@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, WindowError
+from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, Narrow, WindowError
 from geo.story.library import BUNDLED
 from geo.story.load import load_story
 from geo.story.storage import folder_files
@@ -100,6 +100,75 @@ def test_both_backends_give_the_same_rows(saved, start, end, cats, actors, bbox)
     for col in ("id", "category", "place_id", "summary", "source", "place_name", "confidence"):
         assert sql[col].astype(str).tolist() == folder[col].astype(str).tolist()
     assert sql["actors"].map(list).tolist() == folder["actors"].map(list).tolist()
+
+
+NARROWS = [
+    Narrow(killed=(5, None)),
+    Narrow(killed=(None, 0)),
+    Narrow(countries=("SY",)),
+    Narrow(countries=("LB", "IQ")),
+    Narrow(countries=()),  # no country chosen: nothing
+    Narrow(text="BATTLE reported"),
+    Narrow(text="x%"),  # wildcards taken literally
+    Narrow(text="_"),
+    Narrow(text="\\"),
+    Narrow(text="'; DROP TABLE dateline_events; --"),
+    Narrow(killed=(1, 40), countries=("SY", "LB"), text="near"),
+]
+
+
+def _narrowed(story, start, end, narrow: Narrow) -> pd.DataFrame:
+    """The pandas reference: the Narrow filters written out over the loaded story."""
+    want = filter_events(story.events, start, end)
+    if narrow.killed is not None:
+        lo, hi = narrow.killed
+        k = want["killed"]
+        want = want[
+            (k >= lo if lo is not None else k.notna()) & (k <= hi if hi is not None else True)
+        ]
+    if narrow.countries is not None:
+        country = story.places.set_index("id")["country"]
+        want = want[want["place_id"].map(country).isin(narrow.countries)]
+    if narrow.text:
+        hit = pd.Series(False, index=want.index)
+        for col in ("summary", "source_detail", "confidence_note"):
+            hit |= want[col].str.lower().str.contains(narrow.text.lower(), regex=False)
+        want = want[hit]
+    return want
+
+
+@pytest.mark.parametrize("narrow", NARROWS)
+def test_both_backends_narrow_alike(saved, generated, narrow):
+    """killed, countries and text filters: the same rows, counts and per-place counts from
+    DuckDB and from PostgreSQL, and the rows pandas gives."""
+    start, end = date(2017, 2, 1), date(2017, 10, 31)
+    f, p = saved["folder"], saved["postgres"]
+    want = _narrowed(generated[1], start, end, narrow)
+    got_f = f.window(start, end, narrow=narrow)
+    got_p = p.window(start, end, narrow=narrow)
+    assert got_p.index.tolist() == got_f.index.tolist() == want.index.tolist()
+    assert got_p["id"].tolist() == want["id"].tolist()
+    assert p.count(start, end, narrow=narrow) == f.count(start, end, narrow=narrow) == len(want)
+    n = len(generated[1].places)
+    per_place = p.counts_per_place(start, end, ["battle"], n_places=n, narrow=narrow)
+    assert np.array_equal(
+        per_place, f.counts_per_place(start, end, ["battle"], n_places=n, narrow=narrow)
+    )
+    cols = {"columns": ["date", "killed"], "limit": 7}
+    first = p.window(start, end, narrow=narrow, **cols)
+    assert first.index.tolist() == f.window(start, end, narrow=narrow, **cols).index.tolist()
+
+
+def test_the_narrow_cases_are_not_vacuous(saved, generated):
+    """Most Narrow cases keep some events and drop others (so the test above can fail)."""
+    start, end = date(2017, 2, 1), date(2017, 10, 31)
+    total = saved["postgres"].count(start, end)
+    counts = [saved["postgres"].count(start, end, narrow=n) for n in NARROWS]
+    assert sum(0 < c < total for c in counts) >= 5, counts
+    with pytest.raises(WindowError):
+        saved["postgres"].count(start, end, narrow=Narrow(killed=("many", None)))
+    with pytest.raises(WindowError):
+        saved["postgres"].count(start, end, narrow=Narrow(text="x" * 1000))
 
 
 def test_the_folder_backend_answers_with_duckdb(saved):
