@@ -39,11 +39,11 @@ from dashboard.stories import Filters, Shown, describe, open_shown, static_ready
 from dashboard.table import events_table
 from geo.map.scale import DETAIL_LIMIT
 from geo.names import literal, plural
+from geo.story.events_store import narrowed_window
 from geo.story.library import BUNDLED, DEFAULT_STORY, find_stories
 from geo.story.load import StoryError, problem_text
 from geo.story.storage import StorageError
 from geo.story.store import all_stories
-from geo.story.timeline import narrowed_window
 
 # Every value from a story file or the URL is shown through literal(): markdown that displays
 # exactly its text (no bold, link or image from data); literal(..., html=True) inside HTML.

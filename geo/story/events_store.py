@@ -50,7 +50,7 @@ from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
-from geo.story.timeline import filter_events
+from geo.story.timeline import filter_events, narrow_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
 BIG_EVENTS = 50_000
@@ -855,6 +855,25 @@ def story_window(
         out = store.window(start, end, cats, acts, columns=MAP_COLUMNS)
     if len(out) <= full_upto:
         out = store.window(start, end, cats, acts)
+    return out
+
+
+def narrowed_window(
+    story, start: date, end: date, categories=None, actors=None, narrow=None, *, full_upto=0
+) -> pd.DataFrame:
+    """``story_window`` through ``narrow``: filtered with pandas for a small story, in the
+    store's SQL for a big one (only MAP_COLUMNS unless the window has up to ``full_upto``)."""
+    if narrow is None:
+        return story_window(story, start, end, categories, actors, full_upto=full_upto)
+    if story.store is None:
+        return narrow_events(
+            filter_events(story.events, start, end, categories, actors), story.places, narrow
+        )
+    cats = None if categories is None else list(categories)
+    acts = list(actors) if actors else None
+    out = story.store.window(start, end, cats, acts, columns=MAP_COLUMNS, narrow=narrow)
+    if len(out) <= full_upto:
+        out = story.store.window(start, end, cats, acts, narrow=narrow)
     return out
 
 

@@ -151,28 +151,6 @@ def narrow_events(events: pd.DataFrame, places: pd.DataFrame, narrow) -> pd.Data
     return events[narrow_mask(events, places, narrow)]
 
 
-def narrowed_window(
-    story, start: date, end: date, categories=None, actors=None, narrow=None, *, full_upto=0
-) -> pd.DataFrame:
-    """``story_window`` through ``narrow``: filtered with pandas for a small story, in the
-    store's SQL for a big one (only MAP_COLUMNS unless the window has up to ``full_upto``)."""
-    # Late: the store's module imports this one.
-    from geo.story.events_store import MAP_COLUMNS, story_window
-
-    if narrow is None:
-        return story_window(story, start, end, categories, actors, full_upto=full_upto)
-    if story.store is None:
-        return narrow_events(
-            filter_events(story.events, start, end, categories, actors), story.places, narrow
-        )
-    cats = None if categories is None else list(categories)
-    acts = list(actors) if actors else None
-    out = story.store.window(start, end, cats, acts, columns=MAP_COLUMNS, narrow=narrow)
-    if len(out) <= full_upto:
-        out = story.store.window(start, end, cats, acts, narrow=narrow)
-    return out
-
-
 def killed_range(events: pd.DataFrame) -> int | None:
     """The highest ``killed`` figure of the story's events, or None when none has one."""
     if "killed" not in events or not events["killed"].notna().any():

@@ -30,6 +30,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from geo.errors import DatelineError
 from geo.names import plural
 from geo.story.load.columns import (
     CSV_FAILURES,
@@ -49,7 +50,7 @@ CHUNK_ROWS = 250_000
 LINE = "_line"  # the staged rows' 0-based row in the file (line = row + 2)
 
 
-class StagingError(Exception):
+class StagingError(DatelineError):
     """Writing the staged copy failed (``error``, an OSError): not one of READ_FAILURES, so it
     is not reported as the story's problem; the build raises ``error`` itself."""
 

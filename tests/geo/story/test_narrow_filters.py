@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from geo.story import events_store
-from geo.story.events_store import Narrow, open_store
+from geo.story.events_store import Narrow, narrowed_window, open_store
 from geo.story.load import load_story
 from geo.story.timeline import (
     TEXT_MAX,
@@ -19,7 +19,6 @@ from geo.story.timeline import (
     country_cells,
     narrow_events,
     narrow_mask,
-    narrowed_window,
     place_countries,
     story_countries,
 )
