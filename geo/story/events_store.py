@@ -500,6 +500,17 @@ def _killed(killed) -> tuple[float | None, float | None]:
     return lo, hi
 
 
+def place_counts(pairs, n_places: int | None) -> np.ndarray:
+    """(place row, events) pairs from a GROUP BY as an array by row, ``n_places`` long (or up
+    to the highest row); rows outside it are dropped."""
+    size = n_places if n_places is not None else max((p for p, _ in pairs), default=-1) + 1
+    out = np.zeros(size, dtype=np.int64)
+    for place, n in pairs:
+        if 0 <= place < size:
+            out[place] = n
+    return out
+
+
 @dataclass(frozen=True)
 class Narrow:
     """Filters beyond the timeline's: a ``killed`` range (either end None for open), the places'
@@ -680,12 +691,7 @@ class EventStore:
         pairs = []
         if where is not None:
             pairs = self._query("place_row, count(*)", where, "GROUP BY place_row").fetchall()
-        size = n_places if n_places is not None else max((p for p, _ in pairs), default=-1) + 1
-        out = np.zeros(size, dtype=np.int64)
-        for place, n in pairs:
-            if 0 <= place < size:
-                out[place] = n
-        return out
+        return place_counts(pairs, n_places)
 
     def facets(self) -> tuple[list[str], list[str]]:
         """Every category and every actor in the story."""

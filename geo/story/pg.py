@@ -44,6 +44,7 @@ from geo.story.events_store import (
     _bbox,
     _killed,
     _like,
+    place_counts,
 )
 from geo.story.library import BUNDLED, TEMP_PREFIX, StoryEntry, _read_title
 from geo.story.load.columns import CSV_TEXT
@@ -559,12 +560,7 @@ class PgEventStore:
             ).format(where[0])
             with self.store.session() as conn:
                 pairs = conn.execute(query, where[1]).fetchall()
-        size = n_places if n_places is not None else max((p for p, _ in pairs), default=-1) + 1
-        out = np.zeros(size, dtype=np.int64)
-        for place, n in pairs:
-            if 0 <= place < size:
-                out[place] = n
-        return out
+        return place_counts(pairs, n_places)
 
     def facets(self) -> tuple[list[str], list[str]]:
         return self.categories, self.actors
