@@ -50,7 +50,7 @@ from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
-from geo.story.timeline import filter_events, narrow_events
+from geo.story.timeline import TEXT_MAX, filter_events, narrow_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
 BIG_EVENTS = 50_000
@@ -61,8 +61,6 @@ CACHE_VERSION = 6  # 6: DuckDB (geometry and country columns, events.duckdb)
 # Each store's DuckDB connection: 1 GB at most (DuckDB spills or fails a query past it, the
 # server keeps running) and 2 threads (the machine's cores; a window never needs more).
 DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
-# A text search is at most this long (an ILIKE over a million summaries costs ~100 ms).
-TEXT_MAX = 200
 _CONNECTING = threading.Lock()
 # The build validates the whole story in a child process: bounded in time and memory.
 # Ten million events took 158 s here, and 331 s beside a full test run (bench/results.md).
