@@ -60,7 +60,7 @@ def worker_ours(path: Path, repeats: int) -> dict:
     out["load"], story = timed(lambda: load_story(path), max(1, repeats // 2))
     big = needs_window(len(story.events), len(story.places))
     t0 = time.perf_counter()
-    codes = scale.place_codes(story.events, story.places) if big else None
+    index = scale.PlaceIndex.of(story.events, story.places) if big else None
     out["index"] = time.perf_counter() - t0
     if not big:
         out["payload"], (text, _digest) = timed(lambda: payload_json(story), repeats)
@@ -71,7 +71,7 @@ def worker_ours(path: Path, repeats: int) -> dict:
 
     def build(events, a, b):
         fmap = base_map(story, basemap)
-        data = window_payload(story, events, b, codes=codes) if big else "/story-data/x.json"
+        data = window_payload(story, events, b, index=index) if big else "/story-data/x.json"
         groups = browser_layers(data, a, b, None, [], layers)
         return st_folium_args(fmap, groups, big)
 

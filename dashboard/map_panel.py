@@ -23,7 +23,7 @@ from dashboard.stories import fingerprint as _fingerprint
 from geo.atomic import atomic_write_text
 from geo.map.layers import base_map, browser_layers, paint_report
 from geo.map.payload import payload_json
-from geo.map.scale import Viewport, place_codes
+from geo.map.scale import PlaceIndex, Viewport
 from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
@@ -38,10 +38,10 @@ MAP_KEY = "dl_map"  # the map's column, found by the page's style
 
 
 @st.cache_resource(max_entries=4)
-def _place_codes(path: str, fingerprint: tuple) -> np.ndarray:
-    # Each event's row in places.csv, once per story: a big window is then counted, not searched.
+def _place_index(path: str, fingerprint: tuple) -> PlaceIndex:
+    # The events by place, once per story: a big window is then counted, not searched.
     s = load(path, fingerprint)
-    return place_codes(s.events, s.places)
+    return PlaceIndex.of(s.events, s.places)
 
 
 @st.cache_resource
@@ -184,7 +184,7 @@ def _map_data(
         events,
         end,
         viewport=Viewport.from_state(state.map_report(map_key)),
-        codes=_place_codes(str(story_path), _fingerprint(story_path)),
+        index=_place_index(str(story_path), _fingerprint(story_path)),
         selected=state.selected,
     )
 

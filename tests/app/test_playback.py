@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from datetime import date
+from types import SimpleNamespace
 
 import pytest
 
@@ -126,3 +127,28 @@ def test_picking_a_story_place_in_the_search_selects_it(_user_stories):
     assert at.query_params["sel"] == "place:baalbek"
     # The box is empty again for the next search.
     assert at.selectbox(key=Key.PLACE_SEARCH).value is None
+
+
+def test_a_busy_story_lists_its_busiest_places_and_finds_the_others_by_name(
+    _user_stories, monkeypatch
+):
+    from dashboard import search
+
+    monkeypatch.setattr(search, "LISTED_PLACES", 3)
+    search._story_labels.clear()
+    try:
+        at = app_run()
+        box = at.selectbox(key=Key.PLACE_SEARCH)
+        assert len(box.options) == 3
+        assert "Enter" in box.help
+        listed = " ".join(box.options)
+        assert "Baalbek ·" not in listed  # a place of a few events, not among the three
+        # AppTest cannot type a new option; the name typed and entered is read by story_place
+        # over every place of the story (the browser test types one).
+        from geo.story.library import BUNDLED
+        from geo.story.load import load_story
+
+        story = load_story(BUNDLED / "qalamoun-2017")
+        assert search.story_place(SimpleNamespace(story=story), "Baalbek") == "baalbek"
+    finally:
+        search._story_labels.clear()

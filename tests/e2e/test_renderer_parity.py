@@ -188,8 +188,8 @@ def test_a_big_window_cut_to_the_view_agrees_with_the_whole_story(browser, thous
     assert needs_window(len(story.events), len(story.places), limit=500)
     assert not needs_window(len(story.events), len(story.places))
     view = scale.Viewport(8, 33.0, 35.5, 34.5, 37.5)
-    codes = scale.place_codes(story.events, story.places)
-    data = window_payload(story, story.events, story.end, viewport=view, codes=codes)
+    index = scale.PlaceIndex.of(story.events, story.places)
+    data = window_payload(story, story.events, story.end, viewport=view, index=index)
     assert data["scope"] == "view" and not data["clusters"]
     whole = _draw(browser, _state(story_payload(story), story.start, story.end))
     part = _draw(browser, _state(data, story.start, story.end))

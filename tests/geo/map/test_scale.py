@@ -180,6 +180,60 @@ def test_place_summary_matches_groupby(big_story):
     assert set(got.index) == {w for w in wanted if (codes == w).any()}
 
 
+@pytest.mark.parametrize("first, stop", [(0, 5000), (1586, 2518), (4000, 4001), (17, 999)])
+def test_place_index_summary_is_place_summary(big_story, first, stop):
+    window = big_story.events.iloc[first:stop]  # a run of rows, as in_window mostly slices
+    index = scale.PlaceIndex.of(big_story.events, big_story.places)
+    n = len(big_story.places)
+    span = index.span(window)
+    assert span == (first, stop)
+    wanted = np.arange(-1, n + 2)
+    got = index.summary(window, span, index.groups(span, n), wanted)
+    codes = scale.window_codes(window, big_story.places, index.codes)
+    want = scale.place_summary(window, codes, wanted)
+    assert len(got) > 0
+    pd.testing.assert_frame_equal(got, want, check_index_type=False, check_dtype=False)
+    lo, hi = index.groups(span, n)
+    np.testing.assert_array_equal(hi - lo, scale.place_counts(codes, n))
+
+
+@pytest.mark.parametrize("start, end", [("2017-05-01", "2017-06-30"), ("2017-01-01", "2017-12-31")])
+def test_a_date_window_uses_the_index_only_when_it_is_a_run_of_rows(big_story, start, end):
+    window = in_window(big_story.events, pd.Timestamp(start), pd.Timestamp(end))
+    index = scale.PlaceIndex.of(big_story.events, big_story.places)
+    labels = window.index.to_numpy()
+    run = bool((np.diff(labels) == 1).all())
+    assert index.span(window) == ((labels[0], labels[-1] + 1) if run else None)
+    day = pd.Timestamp(end).date()
+    assert window_payload(big_story, window, day, index=index) == window_payload(
+        big_story, window, day
+    )
+
+
+def test_place_index_is_not_used_for_a_window_that_is_not_a_run_of_rows(big_story):
+    index = scale.PlaceIndex.of(big_story.events, big_story.places)
+    every_other = big_story.events.iloc[::2]
+    assert index.span(every_other) is None
+    picked = big_story.events[big_story.events["category"] == big_story.events["category"].iloc[0]]
+    assert index.span(picked) is None
+    end = date(2017, 12, 31)
+    assert window_payload(big_story, picked, end, index=index) == window_payload(
+        big_story, picked, end
+    )
+
+
+def test_a_long_event_sets_its_place_last_day(big_story):
+    events = big_story.events.copy()
+    row = len(events) // 2
+    events.loc[row, "end_date"] = pd.Timestamp("2030-01-01")
+    index = scale.PlaceIndex.of(events, big_story.places)
+    n = len(big_story.places)
+    span = (0, len(events))
+    place = int(index.codes[row])
+    got = index.summary(events, span, index.groups(span, n), np.array([place]))
+    assert got.loc[place, "last"] == pd.Timestamp("2030-01-01")
+
+
 # --- aggregation --------------------------------------------------------------------------------
 
 points = st.lists(
@@ -285,9 +339,9 @@ def test_cluster_keys_are_not_selections(tip, cluster, place):
 def test_big_window_payload_counts_every_event_once(big_story, monkeypatch):
     monkeypatch.setattr(scale, "POINT_LIMIT", 100)  # the story's 250 places are "too many"
     window = in_window(big_story.events, pd.Timestamp("2017-01-01"), pd.Timestamp("2017-12-31"))
-    codes = scale.place_codes(big_story.events, big_story.places)
+    index = scale.PlaceIndex.of(big_story.events, big_story.places)
     view = scale.Viewport(6, 29.0, 33.0, 38.0, 44.0)
-    data = window_payload(big_story, window, date(2017, 12, 31), viewport=view, codes=codes)
+    data = window_payload(big_story, window, date(2017, 12, 31), viewport=view, index=index)
     counted = sum(r[1] for r in data["summary"]) + sum(c["n"] for c in data["clusters"])
     assert counted == len(window)
     assert any(c["key"].startswith("cluster:z6-") for c in data["clusters"])
@@ -316,7 +370,7 @@ def test_bundled_story_is_drawn_whole_wherever_the_reader_looks():
         window,
         story.end,
         viewport=scale.Viewport(12, 33.0, 35.0, 34.0, 36.0),
-        codes=scale.place_codes(story.events, story.places),
+        index=scale.PlaceIndex.of(story.events, story.places),
     )
     assert plain["scope"] == with_view["scope"] == "window"
     # The same events at the same places; the places merely in view differ.
