@@ -150,22 +150,25 @@ class PlaceIndex:
     its events (the slider's every move at a million events)."""
 
     codes: np.ndarray  # each event's place row (-1: unknown), as place_codes
-    rows: np.ndarray  # event rows, by place then row
-    keys: np.ndarray  # place * events + row, in that order (int64, sorted)
-    ends: np.ndarray  # each event's last day (end_date, else date) in that order, then one more
+    keys: np.ndarray  # place row * events + event row, sorted (int64): the events by place
+    ends: np.ndarray  # each event's last day (end_date, else date) in key order, then one more
 
     @classmethod
     def of(cls, events: pd.DataFrame, places: pd.DataFrame) -> PlaceIndex:
         """The index of ``events`` (labelled by row) over ``places``."""
         codes = place_codes(events, places)
-        rows = np.argsort(codes, kind="stable")
+        if len(places) < np.iinfo(np.uint16).max:
+            # A stable sort of 16-bit keys is a radix sort: 0.6 s at 10M events, not 2 s.
+            rows = np.argsort((codes + 1).astype(np.uint16), kind="stable")
+        else:
+            rows = np.argsort(codes, kind="stable")
         keys = codes[rows].astype(np.int64) * len(codes) + rows
         dates = events["date"].to_numpy()
         ends = events["end_date"].to_numpy() if "end_date" in events else dates
-        ends = np.where(pd.isna(ends), dates, ends).astype(dates.dtype)
+        ends = np.where(pd.isna(ends), dates, ends).astype(dates.dtype)[rows]
+        del rows
         # One past the end, so a group ending at the last row can open a reduceat slice.
-        ends = np.append(ends[rows], ends[:1]) if len(rows) else ends
-        return cls(codes, rows, keys, ends)
+        return cls(codes, keys, np.append(ends, ends[:1]))
 
     def span(self, window: pd.DataFrame) -> tuple[int, int] | None:
         """(first row, row after the last) when ``window`` is a run of the story's rows (as
@@ -177,7 +180,7 @@ class PlaceIndex:
         return None
 
     def groups(self, span: tuple[int, int], n_places: int) -> tuple[np.ndarray, np.ndarray]:
-        """Per place row, where its events in ``span`` start and stop in ``rows``."""
+        """Per place row, where its events in ``span`` start and stop in ``keys``."""
         base = np.arange(n_places, dtype=np.int64) * len(self.codes)
         lo, hi = (np.searchsorted(self.keys, base + at) for at in span)
         return lo, hi
@@ -189,7 +192,8 @@ class PlaceIndex:
         wanted = wanted[(wanted >= 0) & (wanted < len(lo))]
         wanted = wanted[hi[wanted] > lo[wanted]]
         lo, hi = lo[wanted], hi[wanted]
-        first, latest = self.rows[lo], self.rows[hi - 1]
+        base = wanted * len(self.codes)
+        first, latest = self.keys[lo] - base, self.keys[hi - 1] - base
         dates = window["date"].to_numpy()
         cuts = np.column_stack([lo, hi]).ravel()
         # Every other slice is a place's events (places in order, so the slices between
