@@ -32,7 +32,12 @@ from geo.story.imports import acled  # noqa: E402
 SEED = 28
 # Invented places: this many locations scattered around the generator's anchor towns.
 LOCATIONS = 3_000
-_COUNTRIES = {"SY": (760, "Syria"), "LB": (422, "Lebanon"), "IQ": (368, "Iraq"), "JO": (400, "Jordan")}
+_COUNTRIES = {
+    "SY": (760, "Syria"),
+    "LB": (422, "Lebanon"),
+    "IQ": (368, "Iraq"),
+    "JO": (400, "Jordan"),
+}
 
 
 def _locations(rng: np.random.Generator) -> list[tuple[str, str, float, float, int]]:
