@@ -24,6 +24,7 @@ from geo.story.timeline import (
     country_cells,
     killed_range,
     story_countries,
+    used_values,
 )
 from geo.story.urlstate import View
 
@@ -107,8 +108,7 @@ def _stored_killed_top(store) -> int | None:
 def _narrow_facets(path: str, fingerprint: tuple) -> tuple[list[str], int | None]:
     # Once per story: the countries of the places its events name, and its highest toll.
     story = load(path, fingerprint)
-    used = story.events["place_id"].astype(object).unique()
-    countries = story_countries(story.places, used)
+    countries = story_countries(story.places, used_values(story.events["place_id"]))
     if story.store is None:
         return countries, killed_range(story.events)
     return countries, _stored_killed_top(story.store)

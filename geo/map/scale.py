@@ -152,6 +152,10 @@ class PlaceIndex:
     codes: np.ndarray  # each event's place row (-1: unknown), as place_codes
     keys: np.ndarray  # place row * events + event row, sorted (int64): the events by place
     ends: np.ndarray  # each event's last day (end_date, else date) in key order, then one more
+    # A categorical category column's codes and names, and its counts per block of BLOCK rows.
+    categories: tuple[np.ndarray, pd.Index, np.ndarray] | None = None
+
+    BLOCK = 1 << 16
 
     @classmethod
     def of(cls, events: pd.DataFrame, places: pd.DataFrame) -> PlaceIndex:
@@ -168,7 +172,38 @@ class PlaceIndex:
         ends = np.where(pd.isna(ends), dates, ends).astype(dates.dtype)[rows]
         del rows
         # One past the end, so a group ending at the last row can open a reduceat slice.
-        return cls(codes, keys, np.append(ends, ends[:1]))
+        return cls(codes, keys, np.append(ends, ends[:1]), cls._blocks(events))
+
+    @classmethod
+    def _blocks(cls, events: pd.DataFrame) -> tuple[np.ndarray, pd.Index, np.ndarray] | None:
+        column = events.get("category")
+        if column is None or not isinstance(column.dtype, pd.CategoricalDtype):
+            return None
+        codes = column.cat.codes.to_numpy()
+        names = column.cat.categories
+        n_blocks = -(-len(codes) // cls.BLOCK)
+        cell = (np.arange(len(codes)) // cls.BLOCK) * len(names) + codes
+        counts = np.bincount(cell[codes >= 0], minlength=n_blocks * len(names))
+        return codes, names, counts.reshape(n_blocks, len(names))
+
+    def categories_in(self, span: tuple[int, int]) -> list[str] | None:
+        """The categories of the events in ``span``, sorted; None without a categorical column.
+        Whole blocks are read from their counts; only the rows of the two ends are looked at."""
+        if self.categories is None:
+            return None
+        codes, names, blocks = self.categories
+        first, stop = span
+        whole_from, whole_to = -(-first // self.BLOCK), stop // self.BLOCK
+        if whole_from >= whole_to:
+            ends = codes[first:stop]
+            seen = np.zeros(len(names), dtype=bool)
+        else:
+            ends = np.concatenate(
+                [codes[first : whole_from * self.BLOCK], codes[whole_to * self.BLOCK : stop]]
+            )
+            seen = blocks[whole_from:whole_to].any(axis=0)
+        seen[np.unique(ends[ends >= 0])] = True
+        return sorted(str(c) for c in names[seen])
 
     def span(self, window: pd.DataFrame) -> tuple[int, int] | None:
         """(first row, row after the last) when ``window`` is a run of the story's rows (as

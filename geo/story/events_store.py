@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from datetime import date
@@ -50,7 +51,7 @@ from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
-from geo.story.timeline import TEXT_MAX, filter_events, narrow_events
+from geo.story.timeline import TEXT_MAX, filter_events, longest_span, narrow_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
 BIG_EVENTS = 50_000
@@ -831,6 +832,22 @@ def _open_story(path: str | Path, cache_dir, basemap, kwargs) -> Story:
     return replace(story, places=places, events=store.light_events(), store=store)
 
 
+# Each big story's longest event, by its map columns' frame (read once, never changed; the
+# entry goes with the frame): two passes over ten million dates took ~40 ms of every move.
+_LONGEST: dict[int, tuple[weakref.ref, pd.Timedelta]] = {}
+
+
+def _longest(story: Story) -> pd.Timedelta:
+    events = story.events
+    kept = _LONGEST.get(id(events))
+    if kept is not None and kept[0]() is events:
+        return kept[1]
+    longest = longest_span(events)
+    key = id(events)
+    _LONGEST[key] = (weakref.ref(events, lambda _ref: _LONGEST.pop(key, None)), longest)
+    return longest
+
+
 def story_window(
     story: Story,
     start: date,
@@ -854,7 +871,7 @@ def story_window(
     if acts is None:
         if cats is not None and set(store.categories) <= set(cats):
             cats = None  # every category chosen: a slice, no copy
-        out = filter_events(story.events, start, end, cats)
+        out = filter_events(story.events, start, end, cats, longest=_longest(story))
     else:
         out = store.window(start, end, cats, acts, columns=MAP_COLUMNS)
     if len(out) <= full_upto:

@@ -15,19 +15,29 @@ def _ts(day: date | pd.Timestamp) -> pd.Timestamp:
     return pd.Timestamp(day).normalize()
 
 
-def in_window(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
-    """Events that overlap [start, end]; ``events`` must be sorted by date (as loaded)."""
+def longest_span(events: pd.DataFrame) -> pd.Timedelta:
+    """How long the longest of ``events`` lasts (end_date − date; zero when none has an end)."""
+    first = events["date"].to_numpy()
+    last = events["end_date"].to_numpy()
+    # NaT is the smallest int64, so max() skips events without an end.
+    longest = int((last - first).view("i8").max(initial=0))
+    return pd.Timedelta(max(longest, 0), unit=np.datetime_data(first.dtype)[0])
+
+
+def in_window(
+    events: pd.DataFrame, start: date, end: date, longest: pd.Timedelta | None = None
+) -> pd.DataFrame:
+    """Events that overlap [start, end]; ``events`` must be sorted by date (as loaded).
+    ``longest`` is ``longest_span(events)`` or more, when the caller keeps it."""
     lo, hi = _ts(start), _ts(end)
     if events.empty:
         return events
     dates = events["date"]
-    first = dates.to_numpy()
     last = events["end_date"].to_numpy()
     # Sorted by date: everything starting after the window is one slice off the end, and, as no
     # event lasts longer than the longest span, everything starting that long before the window
-    # is one slice off the front. NaT is the smallest int64, so max() skips events without an end.
-    longest = int((last - first).view("i8").max())
-    reach = pd.Timedelta(max(longest, 0), unit=np.datetime_data(first.dtype)[0])
+    # is one slice off the front.
+    reach = longest_span(events) if longest is None else longest
     begin = dates.searchsorted(lo - reach, side="left")
     inside = dates.searchsorted(lo, side="left")
     stop = dates.searchsorted(hi, side="right")
@@ -50,13 +60,14 @@ def filter_events(
     end: date,
     categories: Iterable[str] | None = None,
     actors: Iterable[str] | None = None,
+    longest: pd.Timedelta | None = None,
 ) -> pd.DataFrame:
     """Events in the window whose category is in ``categories`` and that involve any of ``actors``.
 
     ``None`` means no filter; an empty list matches nothing for categories and, for actors,
-    keeps every event (no actor chosen = all actors).
+    keeps every event (no actor chosen = all actors). ``longest`` as for ``in_window``.
     """
-    out = in_window(events, start, end)
+    out = in_window(events, start, end, longest)
     if categories is not None:
         out = out[out["category"].isin(list(categories))]
     if actors:
@@ -90,6 +101,16 @@ def place_countries(cell: object) -> list[str]:
     if not isinstance(cell, str):
         return []
     return [c.strip().upper() for c in cell.split("|") if c.strip()]
+
+
+def used_values(column: pd.Series) -> list[str]:
+    """The distinct values of a text ``column`` (place ids, categories), as strings."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # By code: ten million ids made into Python strings took over a second.
+        codes = column.cat.codes.to_numpy()
+        seen = np.bincount(codes[codes >= 0], minlength=len(column.cat.categories)) > 0
+        return [str(v) for v in column.cat.categories[seen]]
+    return [str(v) for v in column.dropna().unique()]
 
 
 def story_countries(places: pd.DataFrame, place_ids: Iterable[str] | None = None) -> list[str]:

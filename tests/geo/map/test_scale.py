@@ -210,6 +210,18 @@ def test_a_date_window_uses_the_index_only_when_it_is_a_run_of_rows(big_story, s
     )
 
 
+@pytest.mark.parametrize("first, stop", [(0, 5000), (0, 1), (63, 65), (100, 4999), (128, 256)])
+def test_place_index_categories_are_those_of_the_rows(big_story, monkeypatch, first, stop):
+    monkeypatch.setattr(scale.PlaceIndex, "BLOCK", 64)  # many blocks, and rows on both ends
+    events = big_story.events.assign(category=big_story.events["category"].astype("category"))
+    index = scale.PlaceIndex.of(events, big_story.places)
+    window = events.iloc[first:stop]
+    want = sorted(str(c) for c in window["category"].unique())
+    assert index.categories_in((first, stop)) == want
+    if stop - first < 10:  # a few rows: not every category, so the answer is not all of them
+        assert len(want) < len(events["category"].cat.categories)
+
+
 def test_place_index_is_not_used_for_a_window_that_is_not_a_run_of_rows(big_story):
     index = scale.PlaceIndex.of(big_story.events, big_story.places)
     every_other = big_story.events.iloc[::2]
