@@ -39,9 +39,11 @@ MAP_KEY = "dl_map"  # the map's column, found by the page's style
 
 @st.cache_resource(max_entries=4)
 def _place_index(path: str, fingerprint: tuple) -> PlaceIndex:
-    # The events by place, once per story: a big window is then counted, not searched.
+    # The events by place, once per story: a big window is then counted, not searched. A big
+    # story's cache entry has it already (mapped from disk); any other story builds it here.
     s = load(path, fingerprint)
-    return PlaceIndex.of(s.events, s.places)
+    stored = getattr(s.store, "place_index", None)
+    return (stored and stored()) or PlaceIndex.of(s.events, s.places)
 
 
 @st.cache_resource

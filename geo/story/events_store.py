@@ -44,6 +44,7 @@ from geo.atomic import atomic_write_text
 from geo.errors import READ_FAILURES, DatelineError
 from geo.names import noun
 from geo.paths import default_cache_dir
+from geo.story import place_index
 from geo.story.checks import BASEMAP
 from geo.story.load import chunked
 from geo.story.load.chunked import LINE, ChunkedEvents, StagingError
@@ -51,6 +52,7 @@ from geo.story.load.loaders import _join_places, load_story
 from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
+from geo.story.place_index import PlaceIndex
 from geo.story.timeline import TEXT_MAX, filter_events, longest_span, narrow_events
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
@@ -204,7 +206,12 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         places = pa.Table.from_pandas(story.places, preserve_index=False)
         pq.write_table(places, tmp / "places.parquet")
         # Read back from the Parquet, so the arrays hold exactly what the slow path would give.
-        _write_light(tmp / "light.npz", _light_from_parquet(tmp / "events.parquet"))
+        light = _light_from_parquet(tmp / "events.parquet")
+        _write_light(tmp / "light.npz", light)
+        # The events by place for the map's windows: 1-2 s at ten million events, paid here
+        # rather than on a server's first page.
+        PlaceIndex.of(light, story.places).save(tmp / place_index.FOLDER)
+        del light
         for name, size in _SIZED.items():
             summary[size] = (tmp / name).stat().st_size
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
@@ -704,6 +711,11 @@ class EventStore:
         # Lists straight from Arrow: pandas would make numpy arrays, each then made a list.
         out.insert(at, "aliases", pd.Series(table["aliases"].to_pylist(), dtype=object))
         return out
+
+    def place_index(self) -> PlaceIndex | None:
+        """The events by place written with the entry, memory-mapped; None for an entry written
+        before it was (the caller builds one)."""
+        return PlaceIndex.load(self.folder / place_index.FOLDER, self.n_events)
 
     def light_events(self) -> pd.DataFrame:
         """Every event's MAP_COLUMNS, in order: dates and two categoricals, about 19 bytes an

@@ -14,12 +14,13 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from geo.story import events_store
+from geo.story import events_store, place_index
 from geo.story.details import place_details
 from geo.story.events_store import MAP_COLUMNS, open_store, open_story, story_window
 from geo.story.export import events_csv, events_csv_parts, events_geojson, events_geojson_parts
 from geo.story.library import find_stories
 from geo.story.load import StoryError, load_story
+from geo.story.place_index import PlaceIndex
 from geo.story.timeline import events_per_day, filter_events
 from tests.helpers import MINI
 
@@ -324,6 +325,23 @@ def test_the_light_columns_load_from_plain_arrays_as_from_the_parquet(built):
     light = store.light_events()
     pd.testing.assert_frame_equal(light, events_store._light_from_parquet(store.events_path))
     assert list(light.columns) == list(MAP_COLUMNS) and len(light) == N_EVENTS
+
+
+def test_the_entry_holds_the_events_by_place_as_built_from_the_light_columns(built):
+    _, _, _, store = built
+    saved = store.place_index()
+    assert saved is not None and isinstance(saved.keys, np.memmap)
+    fresh = PlaceIndex.of(store.light_events(), store.places())
+    for name in ("codes", "keys", "ends"):
+        np.testing.assert_array_equal(getattr(saved, name), getattr(fresh, name))
+    for got, want in zip(saved.categories, fresh.categories, strict=True):
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_a_missing_or_mismatched_place_index_is_built_instead(built, tmp_path):
+    _, _, _, store = built
+    assert PlaceIndex.load(tmp_path / "nothing", N_EVENTS) is None
+    assert PlaceIndex.load(store.folder / place_index.FOLDER, N_EVENTS + 1) is None
 
 
 def test_damaged_light_arrays_are_not_trusted(tmp_path, monkeypatch):
