@@ -32,8 +32,8 @@ def report(figs: dict, labels: list[str]) -> str:
         f"Machine: {machine()}; one run, every figure from it.",
         "",
         "| story | check + cache (child) | child peak RSS | cold open | warm open "
-        "| slider → idle | vs floor | server RSS (peak) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| slider → idle | vs floor | fatalities ≥ 10 → idle | server RSS (peak) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for label in labels:
         fig = pages.get(label, {})
@@ -45,7 +45,7 @@ def report(figs: dict, labels: list[str]) -> str:
             f"| {_mb(figs['cache_build_peak_mb'].get(label))} | {_ms(fig.get('cold_open'))} "
             f"| {_ms(fig.get('open_median'))} | {_ms(fig.get('idle'))} "
             f"| {f'{r:.2f}×' if r else 'not measured'} "
-            f"| {rss} |"
+            f"| {_ms(fig.get('filter'))} | {rss} |"
         )
     if not floor:
         return "\n".join(lines)

@@ -199,6 +199,7 @@ class Page:
         from tests.e2e.appserver import MAP_FRAME
 
         self.server = server
+        self.query = query
         # No request interception (every request would wait on this process): the browser is
         # launched with OFFLINE_ARGS, so only the local servers can answer.
         self.context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -280,9 +281,15 @@ class Page:
             self.frame.wait_for_function(DRAWN, timeout=LIMIT_S * 1000)
         return self.frame
 
-    def move(self) -> dict:
-        """One day off the window's end: seconds to the map repainted and to the page idle
-        (both from the key press, in page time), and the websocket bytes of the move."""
+    def slider(self, label: str, thumb: int):
+        """The ``thumb`` (0: the lower) of the page's slider labelled ``label``."""
+        found = self.page.get_by_test_id("stSlider").filter(has_text=label)
+        return found.get_by_role("slider").nth(thumb)
+
+    def move(self, label: str = "Dates", thumb: int = 1, key: str = "ArrowLeft") -> dict:
+        """One step of a slider (by default one day off the window's end): seconds to the map
+        repainted and to the page idle (both from the key press, in page time), and the
+        websocket bytes of the move."""
         from tests.e2e.appserver import APP_READY
 
         wait_idle(self.server.proc.pid)
@@ -290,10 +297,9 @@ class Page:
         self._live_frame().evaluate(ARM)
         self.bytes = 0
         # The date slider's end thumb (the sidebar has a slider of its own: Killed).
-        thumb = self.page.get_by_test_id("stSlider").filter(has_text="Dates")
-        thumb = thumb.get_by_role("slider").nth(1)
-        thumb.focus()
-        thumb.press("ArrowLeft")
+        handle = self.slider(label, thumb)
+        handle.focus()
+        handle.press(key)
         t0 = time.perf_counter()
         repaint = self._repainted(t0)
         # Idle: the last run's end once no new run has started and no message come for QUIET_S.
@@ -384,7 +390,23 @@ def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, re
             out["pages"][label]["moves"].append(page.move())
     for label, page in pages.items():
         out["pages"][label]["memory"] = server_memory(servers[label].proc.pid)
+        if label not in ("floor", "bundled"):
+            out["pages"][label]["filters"] = _filter_changes(browser, servers[label], page, repeats)
         page.close()
+
+
+def _filter_changes(browser, server, page: Page, repeats: int) -> list[dict]:
+    """The fatalities filter raised to ≥ 10, ``repeats`` times: each on a new page opened at
+    ≥ 9 (from its link), its Killed slider's lower thumb one step up."""
+    top = page.slider("Killed", 1).get_attribute("aria-valuemax")
+    out = []
+    for n in range(repeats):
+        print(f"targets: fatalities filter {n + 1} …", file=sys.stderr, flush=True)
+        wait_idle(server.proc.pid)
+        at_nine = Page(browser, server, f"{page.query}&killed=9-{top}")
+        out.append(at_nine.move("Killed", 0, "ArrowRight"))
+        at_nine.close()
+    return out
 
 
 def _summarise(out: dict) -> dict:
@@ -394,6 +416,7 @@ def _summarise(out: dict) -> dict:
         fig["idle"] = _median(m["idle"] for m in moves)
         fig["bytes"] = _median(m["bytes"] for m in moves if m["idle"] is not None)
         fig["open_median"] = _median(fig["open"])
+        fig["filter"] = _median(m["idle"] for m in fig.get("filters", []))
     return out
 
 

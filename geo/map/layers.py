@@ -201,6 +201,23 @@ class ScriptState(MacroElement):
         self.state = state
         self.state_js = script_json(state)
 
+    def render(self, **kwargs) -> None:
+        # branca wraps a rendered script in Element(text), which compiles the text as a jinja
+        # template: a big window's state (100-200 KB of JSON) took 50-100 ms a rerun that way.
+        script = self._template.module.__dict__["script"]
+        self.get_root().script.add_child(_Text(script(self, kwargs)), name=self.get_name())
+
+
+class _Text(Element):
+    """Text already rendered: given back as it is, never compiled as a template."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    def render(self, **kwargs) -> str:
+        return self.text
+
 
 class StoryWindow(ScriptState):
     """One rerun's worth of map for a story drawn in the browser: the window and the selection."""

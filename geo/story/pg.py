@@ -38,7 +38,7 @@ from geo.story import events_store
 from geo.story.checks import BASEMAP
 from geo.story.events_store import (
     ALL_COLUMNS,
-    MAP_COLUMNS,
+    LIGHT_COLUMNS,
     Narrow,
     WindowError,
     _bbox,
@@ -566,13 +566,14 @@ class PgEventStore:
         return self.categories, self.actors
 
     def light_events(self) -> pd.DataFrame:
-        """Every event's MAP_COLUMNS in order, as ``EventStore.light_events`` gives them."""
+        """Every event's LIGHT_COLUMNS in order, as ``EventStore.light_events`` gives them."""
         query = sql.SQL("SELECT {} FROM dateline_events WHERE story_id = %s ORDER BY row").format(
-            sql.SQL(", ").join(map(sql.Identifier, MAP_COLUMNS))
+            sql.SQL(", ").join(map(sql.Identifier, LIGHT_COLUMNS))
         )
         with self.store.session() as conn:
             rows = conn.execute(query, (self.story_id,)).fetchall()
-        df = pd.DataFrame.from_records(rows, columns=list(MAP_COLUMNS))
+        df = pd.DataFrame.from_records(rows, columns=list(LIGHT_COLUMNS))
+        df["killed"] = pd.to_numeric(df["killed"]).to_numpy(np.float32, na_value=np.nan)
         for c in ("date", "end_date"):
             df[c] = pd.to_datetime(df[c]).astype("datetime64[us]")
         for c in ("category", "place_id"):

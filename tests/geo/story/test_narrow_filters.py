@@ -121,7 +121,10 @@ def big(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cache")
     small = load_story(folder)
     store = open_store(folder, cache, in_process=True)
-    return small, small.__class__(**{**small.__dict__, "store": store})
+    # As open_story gives it: the kept columns in memory, the rest in the store.
+    return small, small.__class__(
+        **{**small.__dict__, "events": store.light_events(), "store": store}
+    )
 
 
 @pytest.mark.parametrize(
@@ -144,8 +147,9 @@ def test_small_and_big_stories_narrow_alike(big, narrow, categories):
     assert list(got["id"]) == list(want["id"])
     light = narrowed_window(stored, start, end, categories, None, narrow)
     assert len(light) == len(want)
-    if len(want):  # only the map's columns (an empty window comes with every column)
-        assert list(light.columns) == list(events_store.MAP_COLUMNS)
+    if len(want):  # only the kept columns (an empty window comes with every column)
+        kept = events_store.MAP_COLUMNS if narrow.text else events_store.LIGHT_COLUMNS
+        assert list(light.columns) == list(kept)
 
 
 # --- links -----------------------------------------------------------------------------------

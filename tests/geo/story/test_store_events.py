@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from geo.story.events_store import ALL_COLUMNS, MAP_COLUMNS, Narrow, WindowError
+from geo.story.events_store import ALL_COLUMNS, LIGHT_COLUMNS, Narrow, WindowError
 from geo.story.library import BUNDLED
 from geo.story.load import load_story
 from geo.story.storage import folder_files
@@ -202,8 +202,8 @@ def test_limits_columns_places_and_counts_per_place_agree(saved, generated):
 def test_light_events_and_downloads_agree(saved):
     f, p = saved["folder"], saved["postgres"]
     fl, pl = f.light_events(), p.light_events()
-    assert list(pl.columns) == list(MAP_COLUMNS) == list(fl.columns)
-    for col in MAP_COLUMNS:
+    assert list(pl.columns) == list(LIGHT_COLUMNS) == list(fl.columns)
+    for col in LIGHT_COLUMNS:
         assert pl[col].astype(str).tolist() == fl[col].astype(str).tolist()
     start, end = date(2017, 1, 1), date(2017, 12, 31)
     parts = list(p.frames(start, end, ["battle"], None, size=50))
@@ -261,7 +261,7 @@ def test_the_app_opens_a_big_saved_story_with_its_events_in_the_database(
     entry = store.entries()["big"]
     story = open_listed(store.folder(entry), store)
     assert isinstance(story.store, PgEventStore)
-    assert len(story.events) == N_EVENTS and list(story.events.columns) == list(MAP_COLUMNS)
+    assert len(story.events) == N_EVENTS and list(story.events.columns) == list(LIGHT_COLUMNS)
     start, end = date(2017, 4, 1), date(2017, 4, 30)
     want = _expected(generated[1], start, end, None, ["ISIS"], None)
     got = story_window(story, start, end, None, ["ISIS"], full_upto=10**6)
