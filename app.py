@@ -158,9 +158,12 @@ if story.meta.get("draft"):
         "Draft: some event summaries still quote the source article word for word. Rewrite "
         "them in events.csv before publishing."
     )
+# Always drawn, if empty: the notices go on the next whole run, and the elements after them,
+# the map among them, must keep their places (a map that moves up one is drawn anew: 2 s).
+notice_room = st.container()
 if state.notices:
     # One line for every ignored link value: four full-width boxes pushed the map down 280 px.
-    st.info(" · ".join(literal(n) for n in state.notices), icon="🔗")
+    notice_room.info(" · ".join(literal(n) for n in state.notices), icon="🔗")
 if WHOLE:  # shown again by the whole page's run
     state.notices = []
 chosen = filters(shown, state, WHOLE)

@@ -398,7 +398,8 @@ def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, re
 def _filter_changes(browser, server, page: Page, repeats: int) -> list[dict]:
     """The fatalities filter raised to ≥ 10, ``repeats`` times: each on a new page opened at
     ≥ 9 (from its link), its Killed slider's lower thumb one step up."""
-    top = page.slider("Killed", 1).get_attribute("aria-valuemax")
+    killed = page.page.get_by_test_id("stSlider").filter(has_text="Killed")
+    top = int(killed.get_by_test_id("stSliderThumbValue").nth(1).inner_text())
     out = []
     for n in range(repeats):
         print(f"targets: fatalities filter {n + 1} …", file=sys.stderr, flush=True)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.appserver import FIRST_RUN_TEXT, MAP_FRAME, wait_whole_page
-from tests.e2e.conftest import map_frame, new_context
+from tests.e2e.conftest import APP_READY, map_frame, map_js, new_context
 
 pytestmark = pytest.mark.e2e
 
@@ -122,3 +122,19 @@ def test_a_second_page_in_the_same_session_is_whole_at_once(server, page_for):
     expect(sidebar.get_by_text(CATEGORIES_BOX)).to_be_visible(timeout=60_000)
     expect(map_frame(page).get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
     assert page.evaluate("window.dlFirstShown") is False
+
+
+def test_a_link_notice_going_away_leaves_the_map_where_it_was(server, page_for):
+    # A link value the page ignores is said once; the next whole run drops the notice. The map
+    # below it must keep its place: a map moved up one element is made anew (its frame reloads).
+    page, _ = page_for(server, "?killed=lots", viewport=(1280, 720))
+    wait_whole_page(page)
+    notice = page.get_by_text("Ignored killed='lots'")
+    expect(notice).to_be_visible()
+    expect(map_frame(page).get_by_test_id("map-date")).not_to_be_empty(timeout=30_000)
+    map_js(page, "() => { window.dlMark = 'kept'; }")
+    # A whole run: a layer switched off in the sidebar, with the mouse.
+    page.get_by_test_id("stSidebar").get_by_text("Convoy", exact=True).click()
+    expect(notice).to_have_count(0, timeout=30_000)
+    page.wait_for_selector(APP_READY, timeout=30_000)
+    assert map_js(page, "() => window.dlMark") == "kept"
