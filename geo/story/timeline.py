@@ -198,10 +198,30 @@ def chart_period(start: date, end: date) -> str:
     return "week" if days <= 7 * MAX_BARS else "month"
 
 
+def day_table(rows: Iterable[tuple[date, str, int]], start: date, end: date) -> pd.DataFrame:
+    """``events_per_day``'s table from (start day, category, events) rows, as a store's
+    GROUP BY gives them; days outside [start, end] are dropped."""
+    days = pd.date_range(_ts(start), _ts(end), freq="D")
+    counts: dict[str, np.ndarray] = {}
+    for when, category, n in rows:
+        day = (_ts(when) - days[0]).days if len(days) else -1
+        if 0 <= day < len(days):
+            counts.setdefault(str(category), np.zeros(len(days), dtype=int))[int(day)] += int(n)
+    if not counts:
+        return pd.DataFrame(index=days)
+    table = pd.DataFrame({c: counts[c] for c in sorted(counts)}, index=days)
+    table.columns.name = "category"
+    return table
+
+
 def events_per_period(events: pd.DataFrame, start: date, end: date, period: str) -> pd.DataFrame:
     """``events_per_day`` summed by ``period`` ("day", "week" from Mondays, "month"); each row
     is labelled by the period's first day."""
-    table = events_per_day(events, start, end)
+    return per_period(events_per_day(events, start, end), period)
+
+
+def per_period(table: pd.DataFrame, period: str) -> pd.DataFrame:
+    """A per-day table (``events_per_day``'s) summed by ``period``."""
     if period == "day" or table.empty:
         return table
     freq = dict(PERIODS)[period]
