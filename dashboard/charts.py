@@ -45,7 +45,8 @@ def _chart_specs(
     members = {f: [c for c in per_period.columns if family(c) == f] for f in fams}
     by_family = pd.DataFrame({f.label: per_period[cs].sum(axis=1) for f, cs in members.items()})
     colours = {f.label: f.colour for f in fams}
-    bars = events_chart(by_family, colours, s.chapters, span, period)
+    filtered = cats is not None or bool(acts) or narrow is not None
+    bars = events_chart(by_family, colours, s.chapters, span, period, filtered=filtered)
     sides = {k: (v["label"], v["color"]) for k, v in SIDE_STYLE.items()}
     held = upper_first(story_words(s.meta)["held"])
     area = held_area_long(s.fronts, s.start, s.end)

@@ -223,6 +223,7 @@ def test_the_charts_follow_the_killed_countries_and_text_filters():
     at.slider(key="killed").set_value((3, 5)).run()
     narrowed = chart_pictures(at)[0]
     assert narrowed != bars
+    assert "whole story, filtered" in narrowed and "whole story, filtered" not in bars
     at.slider(key="killed").set_value((0, 5)).run()
     assert chart_pictures(at)[0] == bars
     at.multiselect(key="countries").set_value(["LB"]).run()
