@@ -202,14 +202,20 @@ def day_table(rows: Iterable[tuple[date, str, int]], start: date, end: date) -> 
     """``events_per_day``'s table from (start day, category, events) rows, as a store's
     GROUP BY gives them; days outside [start, end] are dropped."""
     days = pd.date_range(_ts(start), _ts(end), freq="D")
-    counts: dict[str, np.ndarray] = {}
-    for when, category, n in rows:
-        day = (_ts(when) - days[0]).days if len(days) else -1
-        if 0 <= day < len(days):
-            counts.setdefault(str(category), np.zeros(len(days), dtype=int))[int(day)] += int(n)
-    if not counts:
+    got = pd.DataFrame(list(rows), columns=["day", "category", "n"])
+    if got.empty or days.empty:
         return pd.DataFrame(index=days)
-    table = pd.DataFrame({c: counts[c] for c in sorted(counts)}, index=days)
+    # Whole arrays, not a Timestamp per row: a long story's GROUP BY has ~15,000 rows.
+    day = (pd.to_datetime(got["day"]).to_numpy() - days[0].to_datetime64()) // np.timedelta64(
+        1, "D"
+    )
+    got = got.assign(day=day)[(day >= 0) & (day < len(days))]
+    if got.empty:
+        return pd.DataFrame(index=days)
+    table = got.pivot_table(index="day", columns="category", values="n", aggfunc="sum")
+    table = table.reindex(range(len(days)), fill_value=0).fillna(0).astype(int)
+    table.index = days
+    table = table[sorted(table.columns)]
     table.columns.name = "category"
     return table
 
