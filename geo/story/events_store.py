@@ -917,9 +917,9 @@ def narrowed_per_period(
     story, start: date, end: date, period: str, categories=None, actors=None, narrow=None
 ) -> pd.DataFrame:
     """``events_per_period`` of the window through ``narrow``: with pandas for a small story or
-    for a big one without ``narrow`` (its map columns are in memory), else counted in the
-    store's SQL (a GROUP BY: the narrowed events are never loaded)."""
-    if story.store is None or narrow is None:
+    for a big one filtered by neither ``narrow`` nor ``actors`` (its map columns are in memory),
+    else counted in the store's SQL (a GROUP BY: the filtered events are never loaded)."""
+    if story.store is None or (narrow is None and not actors):
         events = narrowed_window(story, start, end, categories, actors, narrow)
         return events_per_period(events, start, end, period)
     cats = None if categories is None else list(categories)

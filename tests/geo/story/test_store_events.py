@@ -200,6 +200,18 @@ def test_chart_counts_through_a_narrow_agree(saved, generated, narrow, period):
     assert int(want.to_numpy().sum()) == len(events)
 
 
+@pytest.mark.parametrize("narrow", [None, Narrow(killed=(1, None))])
+def test_chart_counts_by_actor_agree(saved, generated, narrow):
+    """An actor filter is counted in the store's SQL too, with or without a narrow."""
+    start, end = date(2017, 1, 1), date(2017, 12, 31)
+    want = narrowed_per_period(generated[1], start, end, "week", None, ["ISIS"], narrow)
+    assert 0 < want.to_numpy().sum() < N_EVENTS
+    for kind in ("folder", "postgres"):
+        big = SimpleNamespace(store=saved[kind], events=None)  # counted without the events
+        got = narrowed_per_period(big, start, end, "week", None, ["ISIS"], narrow)
+        pd.testing.assert_frame_equal(got, want, check_freq=False)
+
+
 def test_chart_counts_follow_actors_and_an_empty_window(saved):
     f, p = saved["folder"], saved["postgres"]
     start, end = date(2017, 3, 1), date(2017, 4, 30)
