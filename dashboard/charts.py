@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 
@@ -13,32 +14,39 @@ from geo.map.style import SIDE_STYLE, families_of, family
 from geo.names import literal, upper_first
 from geo.paths import default_cache_dir
 from geo.story.charts import CHART_VERSION, events_chart, held_chart
-from geo.story.events_store import story_window
+from geo.story.events_store import Narrow, narrowed_per_period
 from geo.story.load import story_words
 from geo.story.pictures import PictureError, cached_svg
-from geo.story.timeline import chart_period, events_per_period, held_area_long
+from geo.story.timeline import chart_period, held_area_long
 
 
 def _chart_specs(
-    path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
+    path: str,
+    fingerprint: tuple,
+    cats: tuple[str, ...] | None,
+    acts: tuple[str, ...],
+    narrow: tuple | None,
 ) -> list[dict | None]:
     """The two timeline charts of the whole story as Vega-Lite specs.
 
     They do not follow the slider: an unchanged chart is not sent again on a move (the page
     keeps it by its hash), and the whole story around the window is what a timeline is for.
+    They follow the filters, the Killed, Countries and text ones (``narrow``, a Narrow's
+    fields) too: a big story's counts then come from its store's SQL.
     """
     s = load(path, fingerprint)
     span = (s.start, s.end)
-    evs = story_window(s, s.start, s.end, cats, acts)
     # A long story is counted by week or month: at most MAX_BARS bars whatever its span.
     period = chart_period(s.start, s.end)
-    per_period = events_per_period(evs, s.start, s.end, period)
+    through = None if narrow is None else Narrow(*narrow)
+    per_period = narrowed_per_period(s, s.start, s.end, period, cats, acts, through)
     # By family, in the map's colours: thirty-nine categories would need as many colours.
     fams = families_of(per_period.columns)
     members = {f: [c for c in per_period.columns if family(c) == f] for f in fams}
     by_family = pd.DataFrame({f.label: per_period[cs].sum(axis=1) for f, cs in members.items()})
     colours = {f.label: f.colour for f in fams}
-    bars = events_chart(by_family, colours, s.chapters, span, period)
+    filtered = cats is not None or bool(acts) or narrow is not None
+    bars = events_chart(by_family, colours, s.chapters, span, period, filtered=filtered)
     sides = {k: (v["label"], v["color"]) for k, v in SIDE_STYLE.items()}
     held = upper_first(story_words(s.meta)["held"])
     area = held_area_long(s.fronts, s.start, s.end)
@@ -47,7 +55,11 @@ def _chart_specs(
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _chart_pictures(
-    path: str, fingerprint: tuple, cats: tuple[str, ...] | None, acts: tuple[str, ...]
+    path: str,
+    fingerprint: tuple,
+    cats: tuple[str, ...] | None,
+    acts: tuple[str, ...],
+    narrow: tuple | None,
 ) -> tuple[str | None, str | None]:
     """The two timeline charts drawn as SVG on the server, once per story and filter.
 
@@ -60,12 +72,12 @@ def _chart_pictures(
     # otherwise spend a second starting Vega before its map is done. The key holds what draws
     # them: the specs' version and Vega's.
     vega = importlib.metadata.version("vl-convert-python")
-    key = json.dumps([path, fingerprint, cats, acts, CHART_VERSION, vega], default=str)
+    key = json.dumps([path, fingerprint, cats, acts, narrow, CHART_VERSION, vega], default=str)
     # A PictureError is not cached: the next run tries again.
     bars, line = cached_svg(
         key,
         default_cache_dir() / "charts",
-        lambda: _chart_specs(path, fingerprint, cats, acts),
+        lambda: _chart_specs(path, fingerprint, cats, acts, narrow),
         2,
     )
     return bars, line
@@ -74,9 +86,14 @@ def _chart_pictures(
 def timeline(shown: Shown, filters: Filters) -> None:
     """Events per day and the held area over the whole story, with the chapters marked."""
     cats = filters.categories_or_all(shown)
+    narrow = filters.narrow(shown)
     try:
         bars, line = _chart_pictures(
-            *shown.key, None if cats is None else tuple(cats), tuple(filters.actors_or_all(shown))
+            *shown.key,
+            None if cats is None else tuple(cats),
+            tuple(filters.actors_or_all(shown)),
+            # Its fields as a plain tuple: the caches' keys (memory and disk) hold the filter.
+            None if narrow is None else dataclasses.astuple(narrow),
         )
     except PictureError:
         st.caption("The timeline's charts could not be drawn this time; they are tried again.")

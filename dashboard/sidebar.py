@@ -144,6 +144,11 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             for n, layer in enumerate(LAYERS)
             if layer_cols[n % 2].toggle(layer.capitalize(), key=layer_key(layer))
         }
+        # Decided per export (issue 28): the published file is the whole story on purpose. It
+        # is the article's map, with its own slider, chapters and legend for the reader; an
+        # analyst's working filters (a toll range, a text search) would silently drop events
+        # from a published piece. The help says so. The zip is the story's files, whole, to
+        # add it back; the table's downloads and the map's PNG follow the filters.
         st.download_button(
             "Publish as HTML",
             lambda: publish_html(story, state.chapter),
@@ -151,7 +156,8 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             "text/html",
             width="stretch",
             help="One file with the map, the chapters and the sources that opens in any browser "
-            "with no internet: for an article, an e-mail or a slide.",
+            "with no internet: for an article, an e-mail or a slide. It holds the whole story: "
+            "the filters above do not apply to it (its readers have their own legend).",
             on_click="ignore",
         )
         embed_box(story.title, f"{shown.id}.html")
@@ -161,7 +167,8 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             f"{shown.id}.zip",
             "application/zip",
             width="stretch",
-            help="The story's files; upload the zip on the New story page to add it back.",
+            help="The story's files, whole (the filters above do not apply); upload the zip on "
+            "the New story page to add it back.",
             on_click="ignore",
         )
         tiles = st.selectbox(

@@ -6,8 +6,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+import duckdb
 import streamlit as st
 
 from geo.map.assets import ensure_static
@@ -85,25 +84,6 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     return cats, story.store.actors if story.store else all_actors(story.events), names
 
 
-def _stored_killed_top(store) -> int | None:
-    """A big story's highest ``killed`` figure, from its Parquet file's column statistics (no
-    row is read); None for a store without one (the database's) or no figure at all."""
-    path = getattr(store, "events_path", None)
-    if path is None:
-        return None
-    try:
-        meta = pq.read_metadata(path)
-        col = meta.schema.to_arrow_schema().get_field_index("killed")
-        tops = []
-        for g in range(meta.num_row_groups):
-            stats = meta.row_group(g).column(col).statistics
-            if stats is not None and stats.has_min_max:
-                tops.append(stats.max)
-    except (OSError, ValueError, pa.ArrowException):
-        return None
-    return int(max(tops)) if tops and col >= 0 else None
-
-
 @st.cache_resource(max_entries=4)
 def _narrow_facets(path: str, fingerprint: tuple) -> tuple[list[str], int | None]:
     # Once per story: the countries of the places its events name, and its highest toll.
@@ -111,7 +91,13 @@ def _narrow_facets(path: str, fingerprint: tuple) -> tuple[list[str], int | None
     countries = story_countries(story.places, used_values(story.events["place_id"]))
     if story.store is None:
         return countries, killed_range(story.events)
-    return countries, _stored_killed_top(story.store)
+    # One max() in the big story's store, DuckDB's or the database's: the slider is offered
+    # for both (the Parquet statistics read before had no database counterpart).
+    try:
+        top = story.store.max_killed()
+    except (OSError, StorageError, duckdb.Error):
+        top = None  # no slider rather than no story: the other filters still work
+    return countries, top
 
 
 @dataclass(frozen=True)

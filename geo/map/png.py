@@ -39,7 +39,11 @@ def png_config(story_id: str, title: str, start: date, end: date) -> dict:
 
 
 class PngButton(JSCSSMixin, MacroElement):
-    """The "Download PNG" control on a folium map; ``inline`` writes its scripts into the page."""
+    """The "Download PNG" control on a folium map; ``inline`` writes its scripts into the page.
+
+    Decided per export (issue 28): the picture follows the filters as the map does, since it
+    is drawn from the map as it is on screen (js/png.js), not from the story.
+    """
 
     # Jinja's tojson escapes <, >, & and ': a title cannot end the script tag.
     _template = Template(

@@ -14,7 +14,7 @@ import pandas as pd
 from geo.story.chapters import Chapter, chapter_marks
 
 # Part of the kept pictures' key: raise it whenever a spec below draws differently.
-CHART_VERSION = 1
+CHART_VERSION = 2  # 2: a filtered events chart says so in its title
 # Drawn this wide and scaled to their column: 1.3x on a laptop, 0.8x on a phone (stacked).
 WIDTH = 380
 HEIGHT = 220
@@ -32,11 +32,14 @@ def events_chart(
     chapters: Sequence[Chapter],
     span: tuple[date, date],
     period: str,
+    *,
+    filtered: bool = False,
 ) -> dict | None:
     """Bars of events per ``period`` by group, or None when nothing is counted.
 
     ``counts`` has a row per period (its first day is the index) and a column per group;
-    ``colours`` gives each group's colour, in legend order.
+    ``colours`` gives each group's colour, in legend order. ``filtered``: the counts are of the
+    events that pass the sidebar's filters, and the title says so.
     """
     if counts.empty or counts.to_numpy().sum() <= 0:
         return None
@@ -51,7 +54,9 @@ def events_chart(
             "y": {"aggregate": "sum", "field": "value", "title": "events", "type": "quantitative"},
         },
     }
-    return _chart(bars, chapters, f"Events per {period}, whole story")
+    # A narrowed chart read as the whole story's would mislead: its title says it is filtered.
+    title = f"Events per {period}, whole story" + (", filtered" if filtered else "")
+    return _chart(bars, chapters, title)
 
 
 def held_chart(

@@ -53,7 +53,15 @@ from geo.story.load.problems import StoryError, unreadable
 from geo.story.load.schema import EVENT_COLUMNS, FIGURES, FOLDER_LIMITS
 from geo.story.model import Problem, Story
 from geo.story.place_index import PlaceIndex
-from geo.story.timeline import TEXT_MAX, filter_events, longest_span, narrow_events
+from geo.story.timeline import (
+    TEXT_MAX,
+    day_table,
+    events_per_period,
+    filter_events,
+    longest_span,
+    narrow_events,
+    per_period,
+)
 
 # From this many events on a story's events stay on disk; below it, the pandas path.
 BIG_EVENTS = 50_000
@@ -704,6 +712,31 @@ class EventStore:
             pairs = self._query("place_row, count(*)", where, "GROUP BY place_row").fetchall()
         return place_counts(pairs, n_places)
 
+    def counts_per_day(
+        self, start, end, categories=None, actors=None, *, narrow=None
+    ) -> pd.DataFrame:
+        """``events_per_day`` of the window through ``narrow``: one GROUP BY by start day and
+        category, so a timeline chart never loads the events (counted by the day they start,
+        as events_per_day counts them)."""
+        where = self._where(start, end, categories, actors, None, None, narrow)
+        rows = []
+        if where is not None:
+            where.add('"date" >= ?', _ts(start).to_pydatetime())
+            select = 'CAST("date" AS DATE), category, count(*)'
+            rows = self._query(select, where, "GROUP BY ALL").fetchall()
+        return day_table(rows, start, end)
+
+    def max_killed(self) -> int | None:
+        """The highest reported ``killed`` figure of the story, None when none has one."""
+        with _CONNECTING:
+            con = self._connection
+        top = (
+            con.cursor()
+            .execute("SELECT max(killed) FROM read_parquet(?)", [str(self.events_path)])
+            .fetchone()[0]
+        )
+        return None if top is None else int(top)
+
     def facets(self) -> tuple[list[str], list[str]]:
         """Every category and every actor in the story."""
         return self.categories, self.actors
@@ -934,6 +967,21 @@ def _in_memory(story: Story, narrow: Narrow) -> bool:
     and the countries of its places)."""
     rest = replace(narrow, killed=None, countries=None)
     return "killed" in story.events and rest == Narrow()
+
+
+def narrowed_per_period(
+    story, start: date, end: date, period: str, categories=None, actors=None, narrow=None
+) -> pd.DataFrame:
+    """``events_per_period`` of the window through ``narrow``: with pandas for a small story or
+    for a big one filtered by neither ``narrow`` nor ``actors`` (its map columns are in memory),
+    else counted in the store's SQL (a GROUP BY: the filtered events are never loaded)."""
+    if story.store is None or (narrow is None and not actors):
+        events = narrowed_window(story, start, end, categories, actors, narrow)
+        return events_per_period(events, start, end, period)
+    cats = None if categories is None else list(categories)
+    acts = list(actors) if actors else None
+    table = story.store.counts_per_day(start, end, cats, acts, narrow=narrow)
+    return per_period(table, period)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,7 @@ from geo.story.storage import (
     is_story_file,
     story_zip,
 )
+from geo.story.timeline import day_table
 
 # Every statement below is idempotent; an advisory lock keeps two servers' first start from
 # racing on CREATE (two CREATE TABLE IF NOT EXISTS at once can still collide in pg_type).
@@ -561,6 +562,26 @@ class PgEventStore:
             with self.store.session() as conn:
                 pairs = conn.execute(query, where[1]).fetchall()
         return place_counts(pairs, n_places)
+
+    def counts_per_day(self, start, end, categories=None, actors=None, *, narrow=None):
+        """Events per start day and category, as ``EventStore.counts_per_day`` (one GROUP BY)."""
+        where = self._where(start, end, categories, actors, None, None, narrow)
+        rows: list[tuple] = []
+        if where is not None:
+            query = sql.SQL(
+                "SELECT date, category, count(*) FROM dateline_events WHERE {} AND date >= %s"
+                " GROUP BY date, category"
+            ).format(where[0])
+            with self.store.session() as conn:
+                rows = conn.execute(query, [*where[1], pd.Timestamp(start).date()]).fetchall()
+        return day_table(rows, start, end)
+
+    def max_killed(self) -> int | None:
+        """The story's highest reported ``killed`` figure, None when none has one."""
+        query = "SELECT max(killed) FROM dateline_events WHERE story_id = %s"
+        with self.store.session() as conn:
+            top = conn.execute(query, (self.story_id,)).fetchone()[0]
+        return None if top is None else int(top)
 
     def facets(self) -> tuple[list[str], list[str]]:
         return self.categories, self.actors

@@ -228,10 +228,36 @@ def chart_period(start: date, end: date) -> str:
     return "week" if days <= 7 * MAX_BARS else "month"
 
 
+def day_table(rows: Iterable[tuple[date, str, int]], start: date, end: date) -> pd.DataFrame:
+    """``events_per_day``'s table from (start day, category, events) rows, as a store's
+    GROUP BY gives them; days outside [start, end] are dropped."""
+    days = pd.date_range(_ts(start), _ts(end), freq="D")
+    got = pd.DataFrame(list(rows), columns=["day", "category", "n"])
+    if got.empty or days.empty:
+        return pd.DataFrame(index=days)
+    # Whole arrays, not a Timestamp per row: a long story's GROUP BY has ~15,000 rows.
+    day = (pd.to_datetime(got["day"]).to_numpy() - days[0].to_datetime64()) // np.timedelta64(
+        1, "D"
+    )
+    got = got.assign(day=day)[(day >= 0) & (day < len(days))]
+    if got.empty:
+        return pd.DataFrame(index=days)
+    table = got.pivot_table(index="day", columns="category", values="n", aggfunc="sum")
+    table = table.reindex(range(len(days)), fill_value=0).fillna(0).astype(int)
+    table.index = days
+    table = table[sorted(table.columns)]
+    table.columns.name = "category"
+    return table
+
+
 def events_per_period(events: pd.DataFrame, start: date, end: date, period: str) -> pd.DataFrame:
     """``events_per_day`` summed by ``period`` ("day", "week" from Mondays, "month"); each row
     is labelled by the period's first day."""
-    table = events_per_day(events, start, end)
+    return per_period(events_per_day(events, start, end), period)
+
+
+def per_period(table: pd.DataFrame, period: str) -> pd.DataFrame:
+    """A per-day table (``events_per_day``'s) summed by ``period``."""
     if period == "day" or table.empty:
         return table
     freq = dict(PERIODS)[period]

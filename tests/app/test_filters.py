@@ -14,6 +14,7 @@ from geo.__main__ import main
 from geo.story.export import events_acled_csv
 from geo.story.load import load_story
 from geo.story.timeline import narrow_events
+from tests.app.test_app import chart_pictures
 from tests.helpers import MINI, app_run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,7 +162,8 @@ def test_the_acled_download_of_a_window_in_parts_has_one_header(stories):
 
 def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
     """A story kept on disk (BIG_EVENTS lowered: 3,000 events count as big): the slider's top
-    comes from the Parquet file, and every filter reaches the store as a Narrow."""
+    comes from the store (one max()), and every filter reaches the store as a Narrow; the
+    timeline chart is counted by the store too (a GROUP BY, no events loaded) and changes."""
     import sys
 
     from geo.map import window
@@ -183,11 +185,21 @@ def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(events_store.EventStore, "window", spy)
+    counted = []
+    real_counts = events_store.EventStore.counts_per_day
+
+    def counts_spy(self, *args, **kwargs):
+        counted.append(kwargs.get("narrow"))
+        return real_counts(self, *args, **kwargs)
+
+    monkeypatch.setattr(events_store.EventStore, "counts_per_day", counts_spy)
     at = run_app(story="big-local")
     story = load_story(folder / "big-local")
     top = int(story.events["killed"].max())
     assert at.slider(key="killed").value == (0, top)
     everything = count_line(at)
+    bars = chart_pictures(at)[0]
+    assert not counted  # no filter: counted from the map's columns in memory, as before
     narrows.clear()
     at.slider(key="killed").set_value((1, top)).run()
     at.text_input(key="text_search").input("near").run()
@@ -199,3 +211,69 @@ def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
     )
     assert count_line(at).startswith(f"{len(want):,} event")
     assert count_line(at) != everything
+    assert counted and counted[-1].killed == (1, top) and counted[-1].text == "near"
+    assert chart_pictures(at)[0] != bars
+
+
+def test_the_charts_follow_the_killed_countries_and_text_filters():
+    """Issue 28: the events chart is counted through every filter; the held area is not events
+    and stays; the same filter again is the same picture (its cache key holds the filter)."""
+    at = run_app(story="acled")
+    bars = chart_pictures(at)[0]
+    at.slider(key="killed").set_value((3, 5)).run()
+    narrowed = chart_pictures(at)[0]
+    assert narrowed != bars
+    assert "whole story, filtered" in narrowed and "whole story, filtered" not in bars
+    at.slider(key="killed").set_value((0, 5)).run()
+    assert chart_pictures(at)[0] == bars
+    at.multiselect(key="countries").set_value(["LB"]).run()
+    assert chart_pictures(at)[0] not in (bars, narrowed)
+    at.text_input(key="text_search").input("no such words anywhere").run()
+    assert not at.exception
+    assert any("no events match the filters" in c.value for c in at.caption)
+
+
+def _downloads(monkeypatch) -> dict:
+    """The table's download buttons' data (callables) by label, as the last run made them."""
+    from streamlit.elements.widgets.button import ButtonMixin
+
+    made = {}
+    real = ButtonMixin.download_button
+
+    def spy(self, label, data, *args, **kwargs):
+        made[label] = data
+        return real(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(ButtonMixin, "download_button", spy)
+    return made
+
+
+def test_the_downloads_follow_the_filters(monkeypatch, stories):
+    """Issue 28: CSV, GeoJSON and ACLED CSV hold the window through every filter, as the map."""
+    import json
+
+    made = _downloads(monkeypatch)
+    at = run_app(story="acled")
+    whole = made["Download CSV"]().decode("utf-8-sig").splitlines()
+    at.slider(key="killed").set_value((3, 5)).run()
+    at.multiselect(key="countries").set_value(["SY"]).run()
+    assert not at.exception
+    story = load_story(stories / "acled")
+    want = story.events[story.events["killed"].between(3, 5)]
+    want = want[want["place_id"].map(story.places.set_index("id")["country"]) == "SY"]
+    assert 0 < len(want) < len(whole) - 1
+    csv_rows = made["Download CSV"]().decode("utf-8-sig").splitlines()[1:]
+    assert len(csv_rows) == len(want) == rows(at)
+    assert all(any(i in r for r in csv_rows) for i in want["id"])
+    features = json.loads(made["Download GeoJSON"]())["features"]
+    assert sorted(f["properties"]["id"] for f in features) == sorted(want["id"])
+    acled = made["Download as ACLED CSV"]().splitlines()[1:]
+    assert 0 < len(acled) <= len(want)
+
+
+def test_the_whole_story_exports_say_so():
+    at = run_app(story="acled")
+    helps = {b.proto.label: b.proto.help for b in at.get("download_button")}
+    assert "whole story" in helps["Publish as HTML"]
+    assert "filters above do not apply" in helps["Download this story (zip)"]
+    assert "pass the filters" in helps["Download CSV"]

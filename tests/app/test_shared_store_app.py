@@ -65,8 +65,26 @@ def test_a_big_story_in_the_database_draws_its_page_from_sql(postgres_url, monke
     monkeypatch.setattr(
         pg.PgEventStore, "window", lambda self, *a, **k: asked.append(a) or real(self, *a, **k)
     )
+    counted = []
+    real_counts = pg.PgEventStore.counts_per_day
+    monkeypatch.setattr(
+        pg.PgEventStore,
+        "counts_per_day",
+        lambda self, *a, **k: counted.append(k.get("narrow")) or real_counts(self, *a, **k),
+    )
     at = app_run({"show_table": True}, story="big-db")
     assert at.selectbox(key="story_pick").value == "big-db"
     assert len(at.dataframe[0].value) > 0
     assert asked, "the table's rows were not asked of the database"
     assert not at.error
+    # Issue 28: the Killed slider is offered (its top one max() in the database), and a
+    # narrowed range reaches the table and the timeline chart's GROUP BY.
+    from geo.story.load import load_story
+
+    top = int(load_story(folder).events["killed"].max())
+    assert at.slider(key="killed").value == (0, top)
+    rows = len(at.dataframe[0].value)
+    at.slider(key="killed").set_value((1, top)).run()
+    assert not at.exception and not at.error
+    assert len(at.dataframe[0].value) < rows
+    assert counted and counted[-1].killed == (1, top)

@@ -1,6 +1,6 @@
 """End-to-end in real Chromium: an ACLED export imported with ``python -m geo import`` is
 narrowed by the sidebar's fatalities, text and country filters, with the real keyboard and
-mouse; the map's markers follow, and nothing leaves the machine."""
+mouse; the map's markers and the events chart follow, and nothing leaves the machine."""
 
 from __future__ import annotations
 
@@ -77,6 +77,10 @@ def test_the_fatalities_filter_moved_by_keyboard_narrows_the_markers(
         shot(page, "acled-laptop.png")
     slider = page.get_by_test_id("stSlider").filter(has_text="Killed (reported)")
     expect(slider).to_be_visible()
+    # The events chart, a picture under the map: it follows the filter too (issue 28).
+    chart = page.get_by_role("img", name="Events per day over the whole story")
+    expect(chart).to_have_count(1)
+    whole_chart = chart.get_attribute("src")
     # The low thumb's knob, clicked with the mouse (it takes the focus), then moved by keys.
     low_label = slider.get_by_test_id("stSliderThumbValue").nth(0)
     knob = low_label.locator("..")
@@ -93,6 +97,12 @@ def test_the_fatalities_filter_moved_by_keyboard_narrows_the_markers(
     expect(page.get_by_text("3 events · 1 Mar – 31 Mar 2023")).to_be_visible()
     drawn(page, 3, 3)
     expect(pins(page)).to_have_count(3)  # far apart: a pin each
+    # Compared in the page: a failure then does not print a 20 KB data URL.
+    page.wait_for_function(
+        "(was) => { const i = document.querySelector("
+        "\"img[alt='Events per day over the whole story']\"); return i && i.src !== was; }",
+        arg=whole_chart,
+    )
     if size == (1280, 720):
         shot(page, "acled-laptop-filtered.png")
     assert not traffic.blocked and not traffic.console_errors, traffic

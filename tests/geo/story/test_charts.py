@@ -82,3 +82,11 @@ def test_no_line_without_fronts(chapters):
 def test_a_story_without_chapters_has_no_rules():
     spec = events_chart(counts(fighting=[1]), {"fighting": "#D55E00"}, [], SPAN, "day")
     assert spec["layer"][1]["data"]["values"] == []
+
+
+def test_a_filtered_events_chart_says_so_in_its_title():
+    table = counts(fighting=[1])
+    whole = events_chart(table, {"fighting": "#D55E00"}, [], SPAN, "day")
+    narrowed = events_chart(table, {"fighting": "#D55E00"}, [], SPAN, "day", filtered=True)
+    assert whole["title"]["text"] == "Events per day, whole story"
+    assert narrowed["title"]["text"] == "Events per day, whole story, filtered"

@@ -22,6 +22,7 @@ from geo.story.timeline import (
     convoy_distance_km,
     convoy_paths,
     convoy_until,
+    day_table,
     events_per_day,
     filter_events,
     fronts_on,
@@ -281,6 +282,25 @@ def test_events_per_day_outside_the_events_is_all_zero(story: Story):
     table = events_per_day(story.events, d("2017-08-10"), d("2017-08-12"))
     assert len(table) == 3
     assert int(table.to_numpy().sum()) == 0
+
+
+@pytest.mark.parametrize(
+    ("start", "end"),
+    [("2017-08-01", "2017-08-31"), ("2017-08-18", "2017-08-20"), ("2017-08-10", "2017-08-12")],
+)
+def test_day_table_from_grouped_rows_is_events_per_day(story: Story, start: str, end: str):
+    """A store's GROUP BY rows (start day, category, events) make events_per_day's table; the
+    rows outside the window are dropped, as events that started before it are not counted."""
+    ev = story.events
+    rows = ev.groupby([ev["date"].dt.normalize(), "category"], observed=True).size()
+    got = day_table([(day, cat, n) for (day, cat), n in rows.items()], d(start), d(end))
+    want = events_per_day(ev, d(start), d(end))
+    assert list(got.index) == list(want.index)
+    if want.columns.empty:
+        assert got.columns.empty
+    else:
+        pd.testing.assert_frame_equal(got, want, check_freq=False)
+    assert day_table([], d(start), d(end)).columns.empty
 
 
 # --- convoy ---------------------------------------------------------------------------------------
