@@ -73,6 +73,39 @@ def test_narrow_events(mini, narrow, expected):
     assert narrow_mask(events, mini.places, narrow).sum() == len(expected)
 
 
+@pytest.mark.parametrize(
+    ("narrow", "expected"),
+    [
+        (Narrow(admin1=("Baalbek-Hermel",)), ["e1", "e4", "e5"]),
+        (Narrow(admin1=("Homs", "Nowhere")), ["e6"]),
+        (Narrow(admin1=()), []),
+        (Narrow(sub_types=("Armed clash",)), ["e1", "e3"]),
+        (Narrow(sub_types=("Armed clash", "Shelling")), ["e1", "e3", "e6"]),
+        (Narrow(sub_types=("",)), ["e2", "e4", "e5"]),  # only an exact value matches
+        (Narrow(sub_types=()), []),
+        (Narrow(admin1=("Baalbek-Hermel",), sub_types=("Armed clash",)), ["e1"]),
+    ],
+)
+def test_admin1_and_sub_types(mini, narrow, expected):
+    places = mini.places.copy()
+    regions = {"palmyra": "Homs"}
+    places["admin1"] = places["id"].map(regions).fillna("Baalbek-Hermel")
+    places.loc[places["country"] == "LB|SY", "admin1"] = ""
+    events = mini.events.copy()
+    events["sub_type"] = events["id"].map(
+        {"e1": "Armed clash", "e3": "Armed clash", "e6": "Shelling"}
+    )
+    events["sub_type"] = events["sub_type"].fillna("")
+    assert list(narrow_events(events, places, narrow)["id"]) == expected
+
+
+def test_old_frames_without_the_columns_match_no_region(mini):
+    places = mini.places.drop(columns=["admin1"])
+    events = mini.events.drop(columns=["sub_type"])
+    assert narrow_events(events, places, Narrow(admin1=("Homs",))).empty
+    assert narrow_events(events, places, Narrow(sub_types=("Armed clash",))).empty
+
+
 def test_narrow_events_on_no_events_keeps_the_columns(mini):
     empty = mini.events.iloc[0:0]
     out = narrow_events(empty, mini.places, Narrow(killed=(0, 1), text="x", countries=("LB",)))
@@ -132,6 +165,9 @@ def big(tmp_path_factory):
         Narrow(text="near"),
         Narrow(text="NEAR Ar"),
         Narrow(killed=(0, 5), countries=("LB", "SY"), text="a"),
+        Narrow(admin1=("Aleppo Governorate", "Idlib Governorate")),
+        Narrow(sub_types=("Armed clash",)),
+        Narrow(countries=("SY",), admin1=("Homs Governorate",), sub_types=("Air/drone strike",)),
     ],
 )
 @pytest.mark.parametrize("categories", [None, ["battle", "airstrike"]])

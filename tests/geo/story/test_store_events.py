@@ -114,6 +114,13 @@ NARROWS = [
     Narrow(text="\\"),
     Narrow(text="'; DROP TABLE dateline_events; --"),
     Narrow(killed=(1, 40), countries=("SY", "LB"), text="near"),
+    Narrow(admin1=("Aleppo Governorate",)),
+    Narrow(admin1=("Homs Governorate", "Nowhere")),
+    Narrow(admin1=()),  # no region chosen: nothing
+    Narrow(sub_types=("Armed clash",)),
+    Narrow(sub_types=("Air/drone strike", "Shelling/artillery/missile attack")),
+    Narrow(sub_types=("'; DROP TABLE dateline_events; --",)),
+    Narrow(killed=(1, 40), admin1=("Damascus Governorate",), sub_types=("Armed clash",)),
 ]
 
 
@@ -129,6 +136,11 @@ def _narrowed(story, start, end, narrow: Narrow) -> pd.DataFrame:
     if narrow.countries is not None:
         country = story.places.set_index("id")["country"]
         want = want[want["place_id"].map(country).isin(narrow.countries)]
+    if narrow.admin1 is not None:
+        admin1 = story.places.set_index("id")["admin1"]
+        want = want[want["place_id"].map(admin1).isin(narrow.admin1)]
+    if narrow.sub_types is not None:
+        want = want[want["sub_type"].isin(narrow.sub_types)]
     if narrow.text:
         hit = pd.Series(False, index=want.index)
         for col in ("summary", "source_detail", "confidence_note"):
@@ -139,8 +151,8 @@ def _narrowed(story, start, end, narrow: Narrow) -> pd.DataFrame:
 
 @pytest.mark.parametrize("narrow", NARROWS)
 def test_both_backends_narrow_alike(saved, generated, narrow):
-    """killed, countries and text filters: the same rows, counts and per-place counts from
-    DuckDB and from PostgreSQL, and the rows pandas gives."""
+    """killed, countries, text, admin1 and sub-type filters: the same rows, counts and
+    per-place counts from DuckDB and from PostgreSQL, and the rows pandas gives."""
     start, end = date(2017, 2, 1), date(2017, 10, 31)
     f, p = saved["folder"], saved["postgres"]
     want = _narrowed(generated[1], start, end, narrow)
