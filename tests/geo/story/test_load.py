@@ -155,14 +155,15 @@ def test_admin1_and_sub_type_are_read_and_bounded(story_dir):
     story = load_story(story_dir)
     assert story.places.set_index("id").at["baalbek", "admin1"] == "Region 1"
     events = pd.read_csv(story_dir / "events.csv", dtype=str, keep_default_na=False)
-    events["sub_type"] = ["Armed clash", "", "x" * 201, "Shelling", "a\tb", ""]
+    events["sub_type"] = ["Armed clash", "", "x" * 201, "Shelling", "a\tb", "a|b"]
     events.to_csv(story_dir / "events.csv", index=False)
     found = problems_of(story_dir)
     assert found == [
         "events.csv:line 4: sub_type has 201 characters; at most 200",
         "events.csv:line 6: sub_type holds a control character (a tab, a line break)",
+        "events.csv:line 7: sub_type holds a '|' (links separate names with it): use '/'",
     ]
-    events.loc[[2, 4], "sub_type"] = "Armed clash"
+    events.loc[[2, 4, 5], "sub_type"] = "Armed clash"
     events.to_csv(story_dir / "events.csv", index=False)
     story = load_story(story_dir)
     assert story.events.set_index("id").at["e1", "sub_type"] == "Armed clash"
