@@ -602,6 +602,16 @@ class PgEventStore:
     def facets(self) -> tuple[list[str], list[str]]:
         return self.categories, self.actors
 
+    @functools.cached_property
+    def sub_types(self) -> list[str]:
+        """Every non-empty sub_type of the story's events (one DISTINCT query, then kept)."""
+        query = (
+            "SELECT DISTINCT sub_type FROM dateline_events WHERE story_id = %s"
+            " AND sub_type <> '' ORDER BY sub_type"
+        )
+        with self.store.session() as conn:
+            return [t for (t,) in conn.execute(query, (self.story_id,)).fetchall()]
+
     def light_events(self) -> pd.DataFrame:
         """Every event's MAP_COLUMNS in order, as ``EventStore.light_events`` gives them."""
         query = sql.SQL("SELECT {} FROM dateline_events WHERE story_id = %s ORDER BY row").format(
