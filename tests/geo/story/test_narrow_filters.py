@@ -196,7 +196,29 @@ def parse(params: dict, countries=("LB", "SY")):
         categories_of=lambda s: ["speech"],
         actors_of=lambda s: [],
         countries_of=lambda s: list(countries),
+        regions_of=lambda s: ["Idleb", "Baalbek-Hermel", "Mount Lebanon, North"],
+        sub_types_of=lambda s: ["Armed clash", "Air/drone strike"],
     )
+
+
+@pytest.mark.parametrize(
+    ("params", "admin1", "subs", "n_notices"),
+    [
+        ({"admin1": "Idleb|Baalbek-Hermel|Idleb"}, ("Idleb", "Baalbek-Hermel"), (), 0),
+        ({"admin1": "Mount Lebanon, North"}, ("Mount Lebanon, North",), (), 0),  # a comma
+        ({"sub": "Air/drone strike"}, (), ("Air/drone strike",), 0),
+        ({"admin1": "idleb"}, (), (), 1),  # names are matched exactly
+        ({"admin1": "<script>|Idleb"}, ("Idleb",), (), 1),
+        ({"sub": "Armed clash" + "|x" * 1500}, (), ("Armed clash",), 1),  # clipped, counted
+        ({"admin1": "|||"}, (), (), 0),
+    ],
+)
+def test_links_carry_regions_and_sub_types(params, admin1, subs, n_notices):
+    view, notices = parse(params)
+    assert (view.admin1, view.sub_types) == (admin1, subs)
+    assert len(notices) == n_notices and all(len(n) < 400 for n in notices)
+    written = to_params(view, default_story="mini", span=AUG)
+    assert parse(written) == (view, [])
 
 
 @pytest.mark.parametrize(

@@ -171,6 +171,12 @@ def test_both_backends_narrow_alike(saved, generated, narrow):
     assert first.index.tolist() == f.window(start, end, narrow=narrow, **cols).index.tolist()
 
 
+def test_both_backends_list_the_same_sub_types(saved, generated):
+    want = sorted(set(generated[1].events["sub_type"]) - {""})
+    assert saved["postgres"].sub_types == saved["folder"].sub_types == want
+    assert len(want) >= 2
+
+
 def test_the_narrow_cases_are_not_vacuous(saved, generated):
     """Most Narrow cases keep some events and drop others (so the test above can fail)."""
     start, end = date(2017, 2, 1), date(2017, 10, 31)
