@@ -200,6 +200,17 @@ def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
     )
     assert count_line(at).startswith(f"{len(want):,} event")
     assert count_line(at) != everything
+    # Regions and sub-types: offered from the store's places and summary, asked in its SQL.
+    assert "Aleppo Governorate" in at.multiselect(key="admin1").options
+    subs = sorted(set(story.events["sub_type"]) - {""})
+    assert at.multiselect(key="sub_types").options == subs
+    at.multiselect(key="admin1").set_value(["Aleppo Governorate"]).run()
+    at.multiselect(key="sub_types").set_value(["Armed clash"]).run()
+    assert not at.exception and not at.error
+    last = [n for n in narrows if n is not None][-1]
+    assert (last.admin1, last.sub_types) == (("Aleppo Governorate",), ("Armed clash",))
+    want = narrow_events(story.events, story.places, last)
+    assert count_line(at).startswith(f"{len(want):,} event") and len(want) > 0
 
 
 def multiselect_keys(at: AppTest) -> set[str]:
