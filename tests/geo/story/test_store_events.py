@@ -316,3 +316,23 @@ def test_hostile_text_comes_back_from_the_database_as_it_went_in(postgres_url, t
         assert got[col].tolist() == want[col].astype(object).tolist(), col
     assert got["actors"].map(list).tolist() == want["actors"].map(list).tolist()
     assert 'say "hi" \\ {x},y' in got["actors"].iloc[0]
+
+
+def test_an_events_table_made_before_sub_type_gets_the_column(postgres_url, tmp_path):
+    """A database whose events table predates sub_type: the next server adds the column (empty
+    for the old rows) instead of failing every COPY and query. Last here: it drops the column."""
+    import psycopg
+
+    from geo.story.pg import PostgresStore
+
+    there = (
+        "SELECT count(*) FROM information_schema.columns"
+        " WHERE table_name = 'dateline_events' AND column_name = 'sub_type'"
+    )
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute("ALTER TABLE dateline_events DROP COLUMN sub_type")
+        conn.commit()
+        assert conn.execute(there).fetchone()[0] == 0
+    PostgresStore(postgres_url, tmp_path).connect().close()
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute(there).fetchone()[0] == 1
