@@ -78,7 +78,8 @@ BUILD_WORKERS = 2
 MAP_COLUMNS = ("date", "end_date", "category", "place_id")
 ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
 # What the events table below the map shows (no actors: a list column is slow to convert).
-TABLE_COLUMNS = ("date", "place_name", "category", "summary", *FIGURES, "source", "confidence")
+TABLE_COLUMNS = ("date", "place_name", "category", "sub_type", "summary", *FIGURES, "source")
+TABLE_COLUMNS += ("confidence",)
 # Read as Arrow dictionaries (pandas categoricals): a few distinct values repeated per event.
 _DICTIONARY = ("category", "place_id", "place_name", "source", "confidence")
 _SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")

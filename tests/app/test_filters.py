@@ -218,8 +218,11 @@ def multiselect_keys(at: AppTest) -> set[str]:
 
 
 def test_regions_and_sub_types_appear_only_when_useful():
-    # The mini story's places name no admin1 and its events no sub_type: no such box.
-    assert not {"admin1", "sub_types"} & multiselect_keys(run_app(story="mini"))
+    # The mini story's places name no admin1 and its events no sub_type: no such box, and no
+    # sub-type column in the table.
+    mini = run_app(story="mini")
+    assert not {"admin1", "sub_types"} & multiselect_keys(mini)
+    assert "sub-type" not in mini.dataframe[0].value.columns
     at = run_app(story="acled")
     assert {"admin1", "sub_types"} <= multiselect_keys(at)
     assert "Idleb" in at.multiselect(key="admin1").options
@@ -245,6 +248,7 @@ def test_the_sub_type_filter():
     at.multiselect(key="sub_types").set_value(["Peaceful protest", "Armed clash"]).run()
     assert not at.exception
     assert rows(at) == 3
+    assert sorted(at.dataframe[0].value["sub-type"]) == ["Armed clash", *["Peaceful protest"] * 2]
     assert count_line(at).startswith("3 events")
     assert at.query_params["sub"] == "Peaceful protest|Armed clash"
     at.multiselect(key="admin1").set_value(["Idleb"]).run()
