@@ -243,6 +243,12 @@ def test_the_region_filter_is_offered_within_the_chosen_countries():
     assert rows(at) == 4 and "admin1" not in at.query_params  # none chosen: all of Lebanon
 
 
+def test_a_places_details_name_its_region():
+    at = run_app(story="acled", sel="place:ariha")
+    assert not at.exception
+    assert any(literal("Ariha") in m.value and literal("Idleb, SY") in m.value for m in at.markdown)
+
+
 def test_the_sub_type_filter():
     at = run_app(story="acled")
     at.multiselect(key="sub_types").set_value(["Peaceful protest", "Armed clash"]).run()
