@@ -65,6 +65,9 @@ ANCHORS = (
     ("Irbid", "JO", 32.56, 35.85, 1),
     ("Jerusalem", "IL", 31.78, 35.22, 1),
 )
+# ACLED-like sub-event types, given in turn (no random draw: a seed gives the story it gave
+# before these existed, plus this column); "" is an event without one.
+SUB_TYPES = ("Armed clash", "Shelling/artillery/missile attack", "Air/drone strike", "")
 ACTORS = (
     "Syrian Army",
     "Hezbollah",
@@ -102,6 +105,8 @@ def _places(rng: np.random.Generator, n: int) -> pd.DataFrame:
             "aliases": "",
             "kind": np.where(rng.random(n) < 0.3, "town", "village"),
             "country": countries,
+            # The anchor town's governorate (a name, not checked against the basemap).
+            "admin1": pd.Series(names) + " Governorate",
             "lat": lat,
             "lon": lon,
             # Town-level precision, as in conflict datasets: under the map's 2 km circle threshold.
@@ -160,6 +165,7 @@ def _events(rng: np.random.Generator, n: int, place_ids: pd.Series) -> pd.DataFr
             "end_date": np.where(spans > 0, np.datetime_as_string(end, unit="D"), ""),
             "place_id": pids,
             "category": cat,
+            "sub_type": np.array(SUB_TYPES)[np.arange(n) % len(SUB_TYPES)],
             "actors": actors,
             "summary": pd.Series(cat) + " reported near " + pd.Series(pids) + ".",
             "killed": np.where(rng.random(n) < 0.3, killed.astype(str), ""),

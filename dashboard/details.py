@@ -85,7 +85,8 @@ def details(
 
 def _place(d: dict, source_name: Callable[[str], str]) -> None:
     st.markdown("#### Details")
-    st.markdown(f"**{literal(d['name'])}** · {literal(d['kind'])}, {literal(d['country'])}")
+    where = ", ".join(x for x in (d.get("admin1", ""), d["country"]) if x)
+    st.markdown(f"**{literal(d['name'])}** · {literal(d['kind'])}, {literal(where)}")
     if d["aliases"]:
         st.caption("Also spelled: " + literal(", ".join(d["aliases"])))
     radius = d["radius_m"]

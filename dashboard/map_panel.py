@@ -28,6 +28,7 @@ from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
 from geo.paths import default_cache_dir, prune_oldest
+from geo.story.events_store import Narrow
 from geo.story.timeline import narrow_mask
 
 # A story's data for the map's script goes to the cache folder, one file per story version, and
@@ -162,10 +163,10 @@ def story_map(
 
 
 def _kept_rows(shown: Shown, chosen: Filters) -> list[int] | None:
-    """The positions of the events that pass the country and text filters (the payload the
-    browser filters has neither column); None when neither is on."""
+    """The positions of the events that pass the country, text, admin1 and sub-type filters (the
+    payload the browser filters has none of those columns); None when none is on."""
     narrow = chosen.narrow(shown)
-    if narrow is None or (narrow.countries is None and narrow.text is None):
+    if narrow is None or replace(narrow, killed=None) == Narrow():
         return None
     story = shown.story
     return np.flatnonzero(

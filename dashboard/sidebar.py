@@ -114,6 +114,8 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             state.killed,
             tuple(state.countries),
             clean_text(state.text),
+            tuple(state.admin1),
+            tuple(state.sub_types),
         )
     story = shown.story
     with st.sidebar:
@@ -129,6 +131,8 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
         )
         killed = _killed_filter(shown, state)
         countries = _country_filter(shown, state)
+        admin1 = _region_filter(shown, state, countries)
+        sub_types = _sub_type_filter(shown, state)
         text = st.text_input(
             "Search the events' text",
             key=Key.TEXT,
@@ -178,7 +182,9 @@ def filters(shown: Shown, state: ViewState, whole: bool) -> Filters:
             key=Key.TILES,
             help="Online maps need the internet; the offline map stays underneath.",
         )
-    return Filters(categories, actors, layers, tiles, killed, countries, clean_text(text))
+    return Filters(
+        categories, actors, layers, tiles, killed, countries, clean_text(text), admin1, sub_types
+    )
 
 
 def _killed_filter(shown: Shown, state: ViewState) -> tuple[int, int] | None:
@@ -221,6 +227,49 @@ def _country_filter(shown: Shown, state: ViewState) -> tuple[str, ...]:
         format_func=_country_label,
         placeholder="All countries",
         help="Events at places in any of these countries (a border place counts for both).",
+    )
+    return tuple(chosen)
+
+
+def _region_filter(shown: Shown, state: ViewState, countries: tuple[str, ...]) -> tuple[str, ...]:
+    """The places' admin1 names to show (none chosen: every place), offered within the chosen
+    countries; only when there are two or more to choose from."""
+    offered = shown.regions_in(countries)
+    if len(offered) < 2:
+        state.admin1 = []
+        return ()
+    # Names of another story, a link's, or outside the countries chosen since.
+    kept = state.admin1
+    if not isinstance(kept, list) or not set(kept) <= set(offered):
+        state.admin1 = [a for a in kept or [] if a in offered]
+    chosen = st.multiselect(
+        "Regions (admin1)",
+        offered,
+        key=Key.ADMIN1,
+        placeholder="All regions",
+        help="Events at places in any of these first-level divisions (provinces, governorates, "
+        "states), as the story's places name them. A place without one is left out while "
+        "regions are chosen.",
+    )
+    return tuple(chosen)
+
+
+def _sub_type_filter(shown: Shown, state: ViewState) -> tuple[str, ...]:
+    """The events' own finer types to show (none chosen: every event); only when the story's
+    events have two or more."""
+    if len(shown.sub_types) < 2:
+        state.sub_types = []
+        return ()
+    kept = state.sub_types
+    if not isinstance(kept, list) or not set(kept) <= set(shown.sub_types):
+        state.sub_types = [t for t in kept or [] if t in shown.sub_types]
+    chosen = st.multiselect(
+        "Sub-event types",
+        shown.sub_types,
+        key=Key.SUB_TYPES,
+        placeholder="All sub-event types",
+        help="Events the dataset coded with any of these types (ACLED's sub-event type, UCDP's "
+        "type of violence, GDELT's CAMEO root): finer than the categories.",
     )
     return tuple(chosen)
 

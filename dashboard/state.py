@@ -43,6 +43,8 @@ class Key:
     KILLED = "killed"  # the fatalities filter: (lowest, highest) reported killed
     COUNTRIES = "countries"  # the country filter: the places' country codes
     TEXT = "text_search"  # the text searched in summaries and notes
+    ADMIN1 = "admin1"  # the region filter: the places' admin1 names
+    SUB_TYPES = "sub_types"  # the sub-event type filter: the events' sub_type values
     # One-shot values, each read once by the run after the one that set it.
     CHAPTER_ASKED = "chapter_asked"  # the link's chapter, opened by the session's first run
     CHAPTER_MISSING = "chapter_missing"  # the link's chapter does not exist: the bar says so
@@ -72,6 +74,8 @@ KEPT = (
     Key.KILLED,
     Key.COUNTRIES,
     Key.TEXT,
+    Key.ADMIN1,
+    Key.SUB_TYPES,
     *map(layer_key, LAYERS),
 )
 
@@ -113,6 +117,8 @@ class ViewState:
     killed = _Value[tuple[int, int] | None]("killed_range", None)
     countries = _Value[list[str]](Key.COUNTRIES, [])  # empty: every country
     text = _Value[str](Key.TEXT, "")
+    admin1 = _Value[list[str]](Key.ADMIN1, [])  # empty: every place
+    sub_types = _Value[list[str]](Key.SUB_TYPES, [])  # empty: every event
     # The gazetteer's answer to the place search, shown on the map: {name, lat, lon, note}.
     found = _Value[dict | None]("found", None)
     chapter = _Value[int | None]("chapter", None)  # the open chapter's number
@@ -161,6 +167,8 @@ class ViewState:
         self.killed = None
         self.countries = []
         self.text = ""
+        self.admin1 = []
+        self.sub_types = []
 
     @property
     def layers(self) -> set[str]:
@@ -203,6 +211,8 @@ class ViewState:
             self.killed = view.killed
         self.countries = list(view.countries)
         self.text = view.text or ""
+        self.admin1 = list(view.admin1)
+        self.sub_types = list(view.sub_types)
 
     def keep(self) -> None:
         """Copy the view's widget values aside, or bring them back after another page's run."""
@@ -221,7 +231,7 @@ class ViewState:
         params: Mapping[str, str],
         stories: list[str],
         default_story: str,
-        describe: Callable[[str], tuple[tuple[date, date], list[str], list[str], list[str]]],
+        describe: Callable[[str], tuple],
         default_tiles: str,
     ) -> None:
         """The view the link ``params`` asks for, once per session (the first run's)."""
@@ -235,6 +245,8 @@ class ViewState:
             categories_of=lambda s: describe(s)[1],
             actors_of=lambda s: describe(s)[2],
             countries_of=lambda s: describe(s)[3],
+            regions_of=lambda s: describe(s)[4],
+            sub_types_of=lambda s: describe(s)[5],
         )
         self.link = view
         self.notices = notices

@@ -22,6 +22,7 @@ from geo.story.timeline import (
     clean_text,
     country_cells,
     killed_range,
+    place_countries,
     story_countries,
     used_values,
 )
@@ -85,19 +86,37 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
 
 
 @st.cache_resource(max_entries=4)
-def _narrow_facets(path: str, fingerprint: tuple) -> tuple[list[str], int | None]:
-    # Once per story: the countries of the places its events name, and its highest toll.
+def _narrow_facets(path: str, fingerprint: tuple) -> tuple:
+    # Once per story: the countries of the places its events name, and its highest toll; the
+    # admin1 names of those places (with their countries) and its events' sub-types.
     story = load(path, fingerprint)
-    countries = story_countries(story.places, used_values(story.events["place_id"]))
+    used = used_values(story.events["place_id"])
+    countries = story_countries(story.places, used)
+    regions = _regions(story, used)
     if story.store is None:
-        return countries, killed_range(story.events)
+        subs = sorted({t for t in story.events["sub_type"] if isinstance(t, str) and t})
+        return countries, killed_range(story.events), regions, subs
+    subs = list(getattr(story.store, "sub_types", []))
     # One max() in the big story's store, DuckDB's or the database's: the slider is offered
     # for both (the Parquet statistics read before had no database counterpart).
     try:
         top = story.store.max_killed()
     except (OSError, StorageError, duckdb.Error):
         top = None  # no slider rather than no story: the other filters still work
-    return countries, top
+    return countries, top, regions, subs
+
+
+def _regions(story: Story, used) -> dict[str, tuple[str, ...]]:
+    """Each admin1 name of the places in ``used`` and the countries its places lie in."""
+    places = story.places
+    if "admin1" not in places:
+        return {}
+    rows = places[places["id"].isin(list(used))]
+    out: dict[str, set[str]] = {}
+    for name, cell in zip(rows["admin1"], rows["country"], strict=True):
+        if isinstance(name, str) and name:
+            out.setdefault(name, set()).update(place_countries(cell))
+    return {name: tuple(sorted(out[name])) for name in sorted(out)}
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,14 @@ class Shown:
     source_names: dict[str, str]  # publication by source id
     countries: list[str] = field(default_factory=list)  # country codes of its events' places
     killed_top: int | None = None  # its events' highest reported killed figure
+    # The admin1 names of its events' places, each with the countries it lies in.
+    regions: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    sub_types: list[str] = field(default_factory=list)  # its events' own finer types
+
+    def regions_in(self, countries) -> list[str]:
+        """The admin1 names offered: those in any of ``countries``, all when none is given."""
+        wanted = set(countries)
+        return [r for r, cs in self.regions.items() if not wanted or wanted.intersection(cs)]
 
     @property
     def key(self) -> tuple[str, tuple]:
@@ -147,20 +174,19 @@ def open_shown(stories: dict[str, StoryEntry], story_id: str) -> Shown:
         raise StoryError(entry.path, [Problem("database", "", str(exc))]) from exc
     story = load(str(path), version)
     cats, acts, names = _facets(str(path), version)
-    countries, top = _narrow_facets(str(path), version)
-    return Shown(story_id, story, path, version, cats, acts, names, countries, top)
+    countries, top, regions, subs = _narrow_facets(str(path), version)
+    return Shown(story_id, story, path, version, cats, acts, names, countries, top, regions, subs)
 
 
-def describe(
-    stories: dict[str, StoryEntry], story_id: str
-) -> tuple[tuple[date, date], list[str], list[str], list[str]]:
-    """A story's span, categories, actors and countries, for reading a link (empty when it
-    cannot be shown)."""
+def describe(stories: dict[str, StoryEntry], story_id: str) -> tuple:
+    """A story's span, categories, actors, countries, admin1 names and sub-types, for reading
+    a link (empty when it cannot be shown)."""
     try:
         s = open_shown(stories, story_id)
     except StoryError:
-        return (date.min, date.max), [], [], []
-    return (s.story.start, s.story.end), s.categories, s.actors, s.countries
+        return (date.min, date.max), [], [], [], [], []
+    span = (s.story.start, s.story.end)
+    return span, s.categories, s.actors, s.countries, list(s.regions), s.sub_types
 
 
 def story_label(stories: dict[str, StoryEntry], story_id: str) -> str:
@@ -182,6 +208,8 @@ class Filters:
     killed: tuple[int, int] | None = None  # the fatalities range; None: no filter
     countries: tuple[str, ...] = ()  # the places' country codes; empty: every country
     text: str | None = None  # searched in summaries and notes; None: no search
+    admin1: tuple[str, ...] = ()  # the places' admin1 names; empty: every place
+    sub_types: tuple[str, ...] = ()  # the events' sub-types; empty: every event
 
     def narrow(self, shown: Shown) -> Narrow | None:
         """The filters beyond categories and actors, as the store takes them (countries as the
@@ -189,9 +217,16 @@ class Filters:
         chosen = self.countries_or_all(shown)
         countries = country_cells(shown.story.places, chosen) if chosen else None
         text = clean_text(self.text)
-        if self.killed is None and countries is None and text is None:
+        admin1 = self.admin1_chosen(shown) or None
+        subs = tuple(t for t in self.sub_types if t in shown.sub_types) or None
+        if (self.killed, countries, text, admin1, subs) == (None,) * 5:
             return None
-        return Narrow(self.killed, countries, text)
+        return Narrow(self.killed, countries, text, admin1, subs)
+
+    def admin1_chosen(self, shown: Shown) -> tuple[str, ...]:
+        """The chosen admin1 names the story has (within the chosen countries, if any)."""
+        offered = set(shown.regions_in(self.countries_or_all(shown)))
+        return tuple(a for a in self.admin1 if a in offered)
 
     def categories_or_all(self, shown: Shown) -> list[str] | None:
         """The chosen categories, or None when they are all of the story's (no filter)."""
@@ -222,4 +257,6 @@ class Filters:
             self.killed,
             tuple(self.countries_or_all(shown)),
             clean_text(self.text),
+            self.admin1_chosen(shown),
+            tuple(t for t in self.sub_types if t in shown.sub_types),
         )

@@ -62,6 +62,8 @@ def events_table(
             "confidence": shown_rows["confidence"],
         }
     )
+    if shown.sub_types:  # the dataset's own finer type, beside our category
+        table.insert(3, "sub-type", shown_rows["sub_type"].astype(object).to_numpy())
     st.dataframe(table, hide_index=True, width="stretch", key="events_table")
     # A row that wraps, each button as wide as its label (columns cut "Download GeoJSON").
     row = st.container(horizontal=True, gap="small")

@@ -41,6 +41,7 @@ def place_details(story: Story, place_id: str, start: date, end: date) -> dict |
         "aliases": list(p["aliases"]),
         "kind": p["kind"],
         "country": p["country"],
+        "admin1": p["admin1"] if isinstance(p.get("admin1"), str) else "",
         "lat": float(p["lat"]),
         "lon": float(p["lon"]),
         "radius_m": int(p["radius_m"]),

@@ -68,9 +68,9 @@ BIG_EVENTS = 50_000
 # A CSV this big holds about BIG_EVENTS events (the synthetic stories: ~140 bytes a row).
 BIG_CSV_BYTES = 7_000_000
 ROW_GROUP = 16_384
-# 6: DuckDB (geometry and country columns, events.duckdb); 7: the events by place, and the
-# killed figures among the light columns.
-CACHE_VERSION = 7
+# 6: DuckDB (geometry and country columns, events.duckdb); 7: sub_type and admin1; 8: the events
+# by place, and the killed figures among the light columns.
+CACHE_VERSION = 8
 # Each store's DuckDB connection: 1 GB at most (DuckDB spills or fails a query past it, the
 # server keeps running) and 2 threads (the machine's cores; a window never needs more).
 DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
@@ -94,7 +94,8 @@ MAP_COLUMNS = ("date", "end_date", "category", "place_id")
 LIGHT_COLUMNS = (*MAP_COLUMNS, "killed")
 ALL_COLUMNS = (*EVENT_COLUMNS, "place_name", "lat", "lon", "radius_m")
 # What the events table below the map shows (no actors: a list column is slow to convert).
-TABLE_COLUMNS = ("date", "place_name", "category", "summary", *FIGURES, "source", "confidence")
+TABLE_COLUMNS = ("date", "place_name", "category", "sub_type", "summary", *FIGURES, "source")
+TABLE_COLUMNS += ("confidence",)
 # Read as Arrow dictionaries (pandas categoricals): a few distinct values repeated per event.
 _DICTIONARY = ("category", "place_id", "place_name", "source", "confidence")
 _SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")
@@ -263,7 +264,8 @@ def _drop_stale_builds(root: Path, path: Path) -> None:
 # (date, then id: load_story's order; ids are unique in a checked story).
 _SORTED = f"""
 SELECT s.* EXCLUDE ({LINE}), coalesce(p.name, '') AS place_name, p.lat, p.lon, p.radius_m,
-    coalesce(s.end_date, s.date) AS "last", coalesce(p.place_row, -1) AS place_row, p.country
+    coalesce(s.end_date, s.date) AS "last", coalesce(p.place_row, -1) AS place_row, p.country,
+    p.admin1
 FROM read_parquet(?) s LEFT JOIN places p ON s.place_id = p.id
 ORDER BY s.date, s.id
 """
@@ -285,7 +287,7 @@ def _workers(path: Path) -> int:
 def _write_events(tmp: Path, staged: str, places: pd.DataFrame, config: dict) -> dict:
     """Write ``events.parquet`` from the staged rows, ROW_GROUP events at a time; return the
     summary's counts and facets."""
-    cols = ["id", "name", "lat", "lon", "radius_m", "country"]
+    cols = ["id", "name", "lat", "lon", "radius_m", "country", "admin1"]
     lookup = pa.Table.from_pandas(places[cols], preserve_index=False)
     lookup = lookup.append_column("place_row", pa.array(np.arange(len(places), dtype=np.int32)))
     with duckdb.connect(config=config) as con:
@@ -294,6 +296,7 @@ def _write_events(tmp: Path, staged: str, places: pd.DataFrame, config: dict) ->
         n = con.execute("SELECT count(*) FROM read_parquet(?)", src).fetchone()[0]
         cats = con.execute("SELECT DISTINCT category FROM read_parquet(?)", src).fetchall()
         acts = con.execute("SELECT DISTINCT unnest(actors) FROM read_parquet(?)", src).fetchall()
+        subs = con.execute("SELECT DISTINCT sub_type FROM read_parquet(?)", src).fetchall()
         box = con.execute(
             "SELECT min(lon), min(lat), max(lon), max(lat) FROM places WHERE isfinite(lon)"
             " AND isfinite(lat) AND id IN (SELECT place_id FROM read_parquet(?))",
@@ -312,6 +315,7 @@ def _write_events(tmp: Path, staged: str, places: pd.DataFrame, config: dict) ->
         "row_group": ROW_GROUP,
         "categories": sorted(c for (c,) in cats),
         "actors": sorted(a for (a,) in acts if a is not None),
+        "sub_types": sorted(t for (t,) in subs if t),
     }
 
 
@@ -348,6 +352,7 @@ def _events_schema(staged: str, places: pd.DataFrame, bbox: list[float] | None) 
         ("place_row", pa.int32()),
         ("row", pa.int64()),
         ("country", pa.string()),
+        ("admin1", pa.string()),
         ("geometry", pa.binary()),
     ):
         schema = schema.append(pa.field(name, kind))
@@ -533,11 +538,15 @@ def place_counts(pairs, n_places: int | None) -> np.ndarray:
 @dataclass(frozen=True)
 class Narrow:
     """Filters beyond the timeline's: a ``killed`` range (either end None for open), the places'
-    countries, and a text searched in summaries and notes (case-blind, at most TEXT_MAX)."""
+    countries, a text searched in summaries and notes (case-blind, at most TEXT_MAX), the
+    places' ``admin1`` names and the events' ``sub_types``. None is no filter; an empty tuple
+    matches nothing."""
 
     killed: tuple[float | None, float | None] | None = None
     countries: tuple[str, ...] | None = None
     text: str | None = None
+    admin1: tuple[str, ...] | None = None
+    sub_types: tuple[str, ...] | None = None
 
 
 class _Where:
@@ -583,6 +592,10 @@ class EventStore:
     @property
     def actors(self) -> list[str]:
         return list(self.summary["actors"])
+
+    @property
+    def sub_types(self) -> list[str]:
+        return list(self.summary.get("sub_types", []))
 
     @functools.cached_property
     def _schema(self) -> pa.Schema:
@@ -786,6 +799,16 @@ def _narrowed(w: _Where, narrow: Narrow) -> _Where | None:
         if not countries:
             return None
         w.add("list_contains(?::VARCHAR[], country)", countries)
+    if narrow.admin1 is not None:
+        names = sorted({str(a) for a in narrow.admin1})
+        if not names:
+            return None
+        w.add("list_contains(?::VARCHAR[], admin1)", names)
+    if narrow.sub_types is not None:
+        kinds = sorted({str(t) for t in narrow.sub_types})
+        if not kinds:
+            return None
+        w.add("list_contains(?::VARCHAR[], sub_type)", kinds)
     if narrow.text:
         pattern = _like(narrow.text)
         w.add(

@@ -197,6 +197,47 @@ def _notes(summary: object, start, end, confidence: object, note: object) -> str
     return text.strip()
 
 
+_BATTLES = "Battles"
+_EXPLOSIONS = "Explosions/Remote violence"
+_VIOLENCE = "Violence against civilians"
+_PROTESTS = "Protests"
+_RIOTS = "Riots"
+_STRATEGIC = "Strategic developments"
+# (event_type, sub_event_type) -> the story's category (geo/vocabulary.py). ACLED's 25
+# sub-event types; the vocabulary has no chemical-weapon, looting or base category, so those
+# take the nearest one and the ACLED coding stays in the event's source_detail.
+ACLED_SUB_EVENTS = {
+    (_BATTLES, "Armed clash"): "battle",
+    (_BATTLES, "Government regains territory"): "capture",
+    (_BATTLES, "Non-state actor overtakes territory"): "capture",
+    (_EXPLOSIONS, "Chemical weapon"): "shelling",
+    (_EXPLOSIONS, "Air/drone strike"): "airstrike",
+    (_EXPLOSIONS, "Suicide bomb"): "suicide-bombing",
+    (_EXPLOSIONS, "Shelling/artillery/missile attack"): "shelling",
+    (_EXPLOSIONS, "Remote explosive/landmine/IED"): "bombing",
+    (_EXPLOSIONS, "Grenade"): "bombing",
+    (_VIOLENCE, "Sexual violence"): "attack",
+    (_VIOLENCE, "Attack"): "attack",
+    (_VIOLENCE, "Abduction/forced disappearance"): "abduction",
+    (_PROTESTS, "Peaceful protest"): "protest",
+    (_PROTESTS, "Protest with intervention"): "protest",
+    (_PROTESTS, "Excessive force against protesters"): "protest",
+    (_RIOTS, "Violent demonstration"): "riot",
+    (_RIOTS, "Mob violence"): "riot",
+    (_STRATEGIC, "Agreement"): "agreement",
+    (_STRATEGIC, "Arrests"): "arrest",
+    (_STRATEGIC, "Change to group/activity"): "statement",
+    (_STRATEGIC, "Disrupted weapons use"): "decision",
+    (_STRATEGIC, "Headquarters or base established"): "decision",
+    (_STRATEGIC, "Looting/property destruction"): "riot",
+    (_STRATEGIC, "Non-violent transfer of territory"): "handover",
+    (_STRATEGIC, "Other"): "statement",
+}
+# A story's sub_type that is an ACLED sub_event_type of its category: (event_type, sub_event_type)
+# as ACLED spells them.
+_CODED = {(c, s.lower()): (t, s) for (t, s), c in ACLED_SUB_EVENTS.items()}
+
+
 # What events_acled_csv reads of places.csv (admin1 is no places.csv column: blank unless given).
 _PLACE_FIELDS = ["name", "kind", "country", "lat", "lon", "radius_m", "admin1"]
 
@@ -249,14 +290,14 @@ def _acled_what(ev: pd.DataFrame, sources: Mapping[str, str]) -> dict[str, Any]:
     actors = ev["actors"].map(_actor_list)
     start = pd.to_datetime(ev["date"])
     end = pd.to_datetime(ev["end_date"])
+    rows = zip(ev["category"], ev["sub_type"], actors, strict=True)
+    coded = [_acled_coding(*row) for row in rows]
     return {
         "event_id_cnty": ev["id"],
         "event_date": start.dt.strftime("%Y-%m-%d"),
         "year": start.dt.year.astype("Int64"),
-        "event_type": ev["category"].map(vocabulary.acled_event_type),
-        "sub_event_type": [
-            vocabulary.acled_sub_event(c, a) for c, a in zip(ev["category"], actors, strict=True)
-        ],
+        "event_type": [t for t, _ in coded],
+        "sub_event_type": [s for _, s in coded],
         "actor1": actors.map(lambda a: a[0] if a else ""),
         "assoc_actor_1": actors.map(lambda a: "; ".join(a[1:-1])),
         "actor2": actors.map(lambda a: a[-1] if len(a) > 1 else ""),
@@ -269,6 +310,14 @@ def _acled_what(ev: pd.DataFrame, sources: Mapping[str, str]) -> dict[str, Any]:
         ],
         "fatalities": pd.to_numeric(ev["killed"], errors="coerce").fillna(0).astype("Int64"),
     }
+
+
+def _acled_coding(category: str, sub_type: object, actors: list[str]) -> tuple[str, str]:
+    """(event_type, sub_event_type) of an event: its own sub_type when that is an ACLED
+    sub-event type of its category (an ACLED import's), else the vocabulary's coding."""
+    if isinstance(sub_type, str) and (category, sub_type.strip().lower()) in _CODED:
+        return _CODED[(category, sub_type.strip().lower())]
+    return vocabulary.acled_event_type(category), vocabulary.acled_sub_event(category, actors)
 
 
 def _acled_where(place: pd.DataFrame) -> dict[str, Any]:

@@ -91,6 +91,7 @@ CREATE TABLE IF NOT EXISTS dateline_events (
     place_id text NOT NULL,
     place_row integer NOT NULL,
     category text NOT NULL,
+    sub_type text NOT NULL DEFAULT '',
     actors text[] NOT NULL,
     summary text NOT NULL,
     {figures},
@@ -108,19 +109,29 @@ CREATE TABLE IF NOT EXISTS dateline_events (
 );
 CREATE INDEX IF NOT EXISTS dateline_events_geom ON dateline_events USING gist (geom);
 CREATE INDEX IF NOT EXISTS dateline_events_date ON dateline_events (story_id, date, last);
+-- A table made before events had a sub_type: the column added, empty for the old rows.
+ALTER TABLE dateline_events ADD COLUMN IF NOT EXISTS sub_type text NOT NULL DEFAULT '';
 """.replace("{figures}", ",\n    ".join(f"{f} bigint" for f in FIGURES))
 _SCHEMA_LOCK = 0x0DA7E11E
-_SCHEMA_THERE = "SELECT " + " AND ".join(
-    f"to_regclass('{name}') IS NOT NULL"
-    for name in (
-        "dateline_stories",
-        "dateline_story_files",
-        "dateline_events",
-        "dateline_events_geom",
-        "dateline_events_date",
+_SCHEMA_THERE = (
+    "SELECT "
+    + " AND ".join(
+        f"to_regclass('{name}') IS NOT NULL"
+        for name in (
+            "dateline_stories",
+            "dateline_story_files",
+            "dateline_events",
+            "dateline_events_geom",
+            "dateline_events_date",
+        )
+    )
+    + (
+        " AND EXISTS (SELECT 1 FROM information_schema.columns"
+        " WHERE table_name = 'dateline_events' AND column_name = 'sub_type')"
     )
 )
-_TEXT = ("id", "place_id", "category", "summary", "source", "source_detail", "confidence")
+_TEXT = ("id", "place_id", "category", "sub_type", "summary", "source", "source_detail")
+_TEXT += ("confidence",)
 _TEXT += ("confidence_note", "place_name")
 _INTS = (*FIGURES, "radius_m", "place_row")
 _COPY_COLUMNS = ("row", "last", "place_row", *ALL_COLUMNS)
@@ -476,6 +487,20 @@ class PgEventStore:
                 return False
             parts.append("place_id = ANY(%s)")
             args.append(ids)
+        if narrow.admin1 is not None:
+            # As the countries: the saved places.csv names each place's admin1.
+            wanted = {str(a) for a in narrow.admin1}
+            ids = sorted(i for i, a in self._place_cells("admin1").items() if a in wanted)
+            if not ids:
+                return False
+            parts.append("place_id = ANY(%s)")
+            args.append(ids)
+        if narrow.sub_types is not None:
+            kinds = sorted({str(t) for t in narrow.sub_types})
+            if not kinds:
+                return False
+            parts.append("sub_type = ANY(%s)")
+            args.append(kinds)
         if narrow.text:
             pattern = _like(narrow.text)
             parts.append(
@@ -489,15 +514,27 @@ class PgEventStore:
     def _place_countries(self) -> dict[str, str]:
         """Each place id's country cell, from the saved places.csv (the events table has no
         country column: a saved story's places were checked with it when it was saved)."""
+        return self._place_cells("country")
+
+    @functools.cached_property
+    def _saved_places(self) -> pd.DataFrame | None:
+        """The saved places.csv as text (None when there is none)."""
         query = "SELECT data FROM dateline_story_files WHERE story_id = %s AND name = %s"
         with self.store.session() as conn:
             row = conn.execute(query, (self.story_id, "places.csv")).fetchone()
         if row is None:
-            return {}
+            return None
         places = pd.read_csv(io.BytesIO(bytes(row[0])), **CSV_TEXT)
         places.columns = [str(c).strip() for c in places.columns]
-        ids, countries = places["id"].str.strip(), places["country"].str.strip()
-        return dict(zip(ids.tolist(), countries.tolist(), strict=True))
+        return places
+
+    def _place_cells(self, column: str) -> dict[str, str]:
+        """Each place id's ``column`` cell (stripped; empty when the file has no such column)."""
+        places = self._saved_places
+        if places is None or column not in places:
+            return {}
+        ids, cells = places["id"].str.strip(), places[column].str.strip()
+        return dict(zip(ids.tolist(), cells.tolist(), strict=True))
 
     def window(
         self,
@@ -585,6 +622,16 @@ class PgEventStore:
 
     def facets(self) -> tuple[list[str], list[str]]:
         return self.categories, self.actors
+
+    @functools.cached_property
+    def sub_types(self) -> list[str]:
+        """Every non-empty sub_type of the story's events (one DISTINCT query, then kept)."""
+        query = (
+            "SELECT DISTINCT sub_type FROM dateline_events WHERE story_id = %s"
+            " AND sub_type <> '' ORDER BY sub_type"
+        )
+        with self.store.session() as conn:
+            return [t for (t,) in conn.execute(query, (self.story_id,)).fetchall()]
 
     def light_events(self) -> pd.DataFrame:
         """Every event's LIGHT_COLUMNS in order, as ``EventStore.light_events`` gives them."""

@@ -139,7 +139,8 @@ def clean_text(text: object) -> str | None:
 def narrow_mask(events: pd.DataFrame, places: pd.DataFrame, narrow) -> np.ndarray:
     """Which ``events`` pass ``narrow`` (a ``Narrow``: a ``killed`` range, the places'
     ``countries`` cells (see ``country_cells``), a ``text`` found case-blind, as plain text, in
-    summaries, source details or confidence notes); None fields are no filter. The same rules
+    summaries, source details or confidence notes, the places' ``admin1`` names, the events'
+    ``sub_types``); None fields are no filter. The same rules
     as the store's SQL: an event with no figure is left out by a killed range."""
     keep = np.ones(len(events), dtype=bool)
     if narrow is None:
@@ -155,6 +156,13 @@ def narrow_mask(events: pd.DataFrame, places: pd.DataFrame, narrow) -> np.ndarra
     if narrow.countries is not None:
         ids = set(places.loc[places["country"].isin(set(narrow.countries)), "id"])
         keep &= is_in(events["place_id"], ids)
+    if narrow.admin1 is not None:
+        names = places["admin1"] if "admin1" in places else pd.Series("", index=places.index)
+        ids = set(places.loc[names.isin(set(narrow.admin1)), "id"])
+        keep &= is_in(events["place_id"], ids)
+    if narrow.sub_types is not None:
+        kinds = events["sub_type"] if "sub_type" in events else pd.Series("", index=events.index)
+        keep &= is_in(kinds, set(narrow.sub_types))
     text = clean_text(narrow.text)
     if text:
         found = np.zeros(len(events), dtype=bool)

@@ -29,6 +29,8 @@ class View:
     killed: tuple[int, int] | None = None  # the fatalities range; None: no filter
     countries: tuple[str, ...] = ()  # the places' country codes; empty: every country
     text: str | None = None  # searched in summaries and notes; None: no search
+    admin1: tuple[str, ...] = ()  # the places' first-level divisions; empty: every place
+    sub_types: tuple[str, ...] = ()  # the events' own finer types; empty: every event
 
 
 # --- the one strict reader of a link's values -----------------------------------------------------
@@ -95,11 +97,14 @@ def parse_view(
     categories_of,
     actors_of,
     countries_of=None,
+    regions_of=None,
+    sub_types_of=None,
 ) -> tuple[View, list[str]]:
     """Read a View from query params; anything bad or stale falls back to its default.
 
     ``span_of(story)``, ``categories_of(story)``, ``actors_of(story)`` and
-    ``countries_of(story)`` (when given) describe a story.
+    ``countries_of(story)``, ``regions_of(story)`` and ``sub_types_of(story)`` (when given)
+    describe a story.
     Returns the view and one notice per value that was ignored: plain text holding raw
     values (clipped), to be shown as text, never as markdown.
     """
@@ -131,7 +136,13 @@ def parse_view(
         else:
             notices.append(f"Ignored selection {clip(raw)!r}.")
     narrow = _narrow(params, countries_of(story) if countries_of else None, notices)
-    view = View(story, start, end, categories, actors, layers, selected, *narrow)
+    names = (
+        _names(params, "admin1", regions_of(story) if regions_of else [], "regions", notices),
+        _names(
+            params, "sub", sub_types_of(story) if sub_types_of else [], "sub-event types", notices
+        ),
+    )
+    view = View(story, start, end, categories, actors, layers, selected, *narrow, *names)
     return view, notices
 
 
@@ -161,6 +172,19 @@ def _narrow(params: Mapping[str, object], known: list[str] | None, notices: list
         if text is None and raw.strip():
             notices.append(f"Ignored the text search: at most {TEXT_MAX} characters of text.")
     return killed, countries, text
+
+
+def _names(params: Mapping[str, object], key: str, known, what: str, notices: list[str]):
+    """``admin1=Idleb|Homs`` or ``sub=Armed clash``: the story's names of the value (``|``
+    separates them, as events.csv separates actors); unknown ones left out with a notice."""
+    if key not in params:
+        return ()
+    known = set(known)
+    asked = [n for n in _first(params[key]).split(ACTOR_SEP) if n]
+    bad = [n for n in asked if n not in known]
+    if bad:
+        notices.append(f"Ignored unknown {what}: {_listed(bad)}.")
+    return tuple(dict.fromkeys(n for n in asked if n in known))
 
 
 def url_text(value: object) -> str | None:
@@ -243,6 +267,10 @@ def to_params(view: View, *, default_story: str, span: tuple[date, date]) -> dic
         out["country"] = ",".join(view.countries)
     if view.text:
         out["q"] = view.text
+    if view.admin1:
+        out["admin1"] = ACTOR_SEP.join(view.admin1)
+    if view.sub_types:
+        out["sub"] = ACTOR_SEP.join(view.sub_types)
     return out
 
 

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.table import acled_parts
 from geo.__main__ import main
+from geo.names import literal
 from geo.story.export import events_acled_csv
 from geo.story.load import load_story
 from geo.story.timeline import narrow_events
@@ -213,6 +214,17 @@ def test_a_big_storys_filters_run_in_the_stores_sql(monkeypatch, tmp_path):
     assert count_line(at) != everything
     assert counted and counted[-1].killed == (1, top) and counted[-1].text == "near"
     assert chart_pictures(at)[0] != bars
+    # Regions and sub-types: offered from the store's places and summary, asked in its SQL.
+    assert "Aleppo Governorate" in at.multiselect(key="admin1").options
+    subs = sorted(set(story.events["sub_type"]) - {""})
+    assert at.multiselect(key="sub_types").options == subs
+    at.multiselect(key="admin1").set_value(["Aleppo Governorate"]).run()
+    at.multiselect(key="sub_types").set_value(["Armed clash"]).run()
+    assert not at.exception and not at.error
+    last = [n for n in narrows if n is not None][-1]
+    assert (last.admin1, last.sub_types) == (("Aleppo Governorate",), ("Armed clash",))
+    want = narrow_events(story.events, story.places, last)
+    assert count_line(at).startswith(f"{len(want):,} event") and len(want) > 0
 
 
 def test_the_charts_follow_the_killed_countries_and_text_filters():
@@ -277,3 +289,66 @@ def test_the_whole_story_exports_say_so():
     assert "whole story" in helps["Publish as HTML"]
     assert "filters above do not apply" in helps["Download this story (zip)"]
     assert "pass the filters" in helps["Download CSV"]
+
+
+def multiselect_keys(at: AppTest) -> set[str]:
+    return {m.key for m in at.multiselect}
+
+
+def test_regions_and_sub_types_appear_only_when_useful():
+    # The mini story's places name no admin1 and its events no sub_type: no such box, and no
+    # sub-type column in the table.
+    mini = run_app(story="mini")
+    assert not {"admin1", "sub_types"} & multiselect_keys(mini)
+    assert "sub-type" not in mini.dataframe[0].value.columns
+    at = run_app(story="acled")
+    assert {"admin1", "sub_types"} <= multiselect_keys(at)
+    assert "Idleb" in at.multiselect(key="admin1").options
+    assert "Armed clash" in at.multiselect(key="sub_types").options
+
+
+def test_the_region_filter_is_offered_within_the_chosen_countries():
+    at = run_app(story="acled")
+    at.multiselect(key="admin1").set_value(["Idleb", "Beirut"]).run()
+    assert not at.exception
+    assert rows(at) == 5  # three events in Idleb, two in Beirut
+    assert at.query_params["admin1"] == "Idleb|Beirut"
+    at.multiselect(key="countries").set_value(["LB"]).run()
+    assert at.multiselect(key="admin1").options == ["Baalbek-Hermel", "Beirut", "South"]
+    assert at.multiselect(key="admin1").value == ["Beirut"]  # Idleb is not in Lebanon
+    assert rows(at) == 2
+    at.multiselect(key="admin1").set_value([]).run()
+    assert rows(at) == 4 and "admin1" not in at.query_params  # none chosen: all of Lebanon
+
+
+def test_a_places_details_name_its_region():
+    at = run_app(story="acled", sel="place:ariha")
+    assert not at.exception
+    assert any(literal("Ariha") in m.value and literal("Idleb, SY") in m.value for m in at.markdown)
+
+
+def test_the_sub_type_filter():
+    at = run_app(story="acled")
+    at.multiselect(key="sub_types").set_value(["Peaceful protest", "Armed clash"]).run()
+    assert not at.exception
+    assert rows(at) == 3
+    assert sorted(at.dataframe[0].value["sub-type"]) == ["Armed clash", *["Peaceful protest"] * 2]
+    assert count_line(at).startswith("3 events")
+    assert at.query_params["sub"] == "Peaceful protest|Armed clash"
+    at.multiselect(key="admin1").set_value(["Idleb"]).run()
+    assert rows(at) == 1  # the armed clash near Ariha
+
+
+def test_a_link_brings_regions_and_sub_types_back_and_ignores_unknown_ones():
+    at = run_app(story="acled", admin1="Idleb|Atlantis", sub="Armed clash|<b>x</b>")
+    assert not at.exception and not at.error
+    assert at.multiselect(key="admin1").value == ["Idleb"]
+    assert at.multiselect(key="sub_types").value == ["Armed clash"]
+    assert rows(at) == 1
+    notices = [i.value for i in at.info if "Ignored" in i.value]
+    assert any("Atlantis" in n for n in notices)
+    # Shown as text: the markup is written as character references, never rendered.
+    assert any(literal("<b>x</b>") in n for n in notices) and not any("<b>" in n for n in notices)
+    assert at.query_params["admin1"] == "Idleb" and at.query_params["sub"] == "Armed clash"
+    next(b for b in at.button if b.label == "Reset").click().run()
+    assert rows(at) == 12 and "admin1" not in at.query_params and "sub" not in at.query_params

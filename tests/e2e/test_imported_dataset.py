@@ -1,6 +1,7 @@
 """End-to-end in real Chromium: an ACLED export imported with ``python -m geo import`` is
-narrowed by the sidebar's fatalities, text and country filters, with the real keyboard and
-mouse; the map's markers and the events chart follow, and nothing leaves the machine."""
+narrowed by the sidebar's fatalities, text, country, region and sub-event type filters, with
+the real keyboard and mouse; the map's markers and the events chart follow, and nothing leaves
+the machine."""
 
 from __future__ import annotations
 
@@ -130,5 +131,28 @@ def test_the_text_search_and_the_countries_narrow_the_markers(server, page_for, 
     page.wait_for_function("new URL(location.href).searchParams.get('country') === 'LB'")
     idle(page)
     drawn(page, 4, 3)  # Arsal, Beirut (twice) and Tyre
+    assert not traffic.blocked and not traffic.console_errors, traffic
+    assert all(u.startswith(server.url) or u.startswith("data:") for u in traffic.requests)
+
+
+def test_picking_a_region_with_the_mouse_drops_the_other_places(server, page_for, imported):
+    page, traffic = opened(page_for, server, (1280, 720))
+    regions = page.get_by_test_id("stMultiSelect").filter(has_text="Regions (admin1)")
+    regions.scroll_into_view_if_needed()
+    regions.click()
+    page.get_by_role("option", name="Idleb", exact=True).click()
+    page.wait_for_function("new URL(location.href).searchParams.get('admin1') === 'Idleb'")
+    idle(page)
+    # Ariha (two events) and Idleb itself: the other eight places are no longer drawn.
+    expect(page.get_by_text("3 events · 1 Mar – 31 Mar 2023")).to_be_visible()
+    drawn(page, 3, 2)
+    subs = page.get_by_test_id("stMultiSelect").filter(has_text="Sub-event types")
+    subs.scroll_into_view_if_needed()
+    subs.click()
+    page.get_by_role("option", name="Armed clash", exact=True).click()
+    page.wait_for_function("new URL(location.href).searchParams.get('sub') === 'Armed clash'")
+    idle(page)
+    drawn(page, 1, 1)  # the clash near Ariha
+    shot(page, "acled-laptop-region.png")
     assert not traffic.blocked and not traffic.console_errors, traffic
     assert all(u.startswith(server.url) or u.startswith("data:") for u in traffic.requests)

@@ -13,10 +13,10 @@ import calendar
 from datetime import date, timedelta
 
 from geo.names import normalize
-from geo.story.export import ACLED_COLUMNS
+from geo.story.export import ACLED_COLUMNS, ACLED_SUB_EVENTS
 from geo.story.imports import countries
 from geo.story.imports.base import Rows, day, degrees, header, records, whole, width
-from geo.story.imports.story import Imported, PlaceFields, Source
+from geo.story.imports.story import Imported, PlaceFields, Source, name_cell
 
 NAME = "ACLED"
 COLUMNS = (
@@ -83,42 +83,10 @@ SOURCE = Source(
 )
 ADDRESS = "https://acleddata.com/"
 
-_BATTLES = "Battles"
-_EXPLOSIONS = "Explosions/Remote violence"
-_VIOLENCE = "Violence against civilians"
+# (event_type, sub_event_type) -> the story's category: ACLED's codebook, kept beside the
+# export, which codes a story's own sub_type back with it.
+SUB_EVENTS = ACLED_SUB_EVENTS
 _PROTESTS = "Protests"
-_RIOTS = "Riots"
-_STRATEGIC = "Strategic developments"
-# (event_type, sub_event_type) -> the story's category (geo/vocabulary.py). ACLED's 25
-# sub-event types; the vocabulary has no chemical-weapon, looting or base category, so those
-# take the nearest one and the ACLED coding stays in the event's source_detail.
-SUB_EVENTS = {
-    (_BATTLES, "Armed clash"): "battle",
-    (_BATTLES, "Government regains territory"): "capture",
-    (_BATTLES, "Non-state actor overtakes territory"): "capture",
-    (_EXPLOSIONS, "Chemical weapon"): "shelling",
-    (_EXPLOSIONS, "Air/drone strike"): "airstrike",
-    (_EXPLOSIONS, "Suicide bomb"): "suicide-bombing",
-    (_EXPLOSIONS, "Shelling/artillery/missile attack"): "shelling",
-    (_EXPLOSIONS, "Remote explosive/landmine/IED"): "bombing",
-    (_EXPLOSIONS, "Grenade"): "bombing",
-    (_VIOLENCE, "Sexual violence"): "attack",
-    (_VIOLENCE, "Attack"): "attack",
-    (_VIOLENCE, "Abduction/forced disappearance"): "abduction",
-    (_PROTESTS, "Peaceful protest"): "protest",
-    (_PROTESTS, "Protest with intervention"): "protest",
-    (_PROTESTS, "Excessive force against protesters"): "protest",
-    (_RIOTS, "Violent demonstration"): "riot",
-    (_RIOTS, "Mob violence"): "riot",
-    (_STRATEGIC, "Agreement"): "agreement",
-    (_STRATEGIC, "Arrests"): "arrest",
-    (_STRATEGIC, "Change to group/activity"): "statement",
-    (_STRATEGIC, "Disrupted weapons use"): "decision",
-    (_STRATEGIC, "Headquarters or base established"): "decision",
-    (_STRATEGIC, "Looting/property destruction"): "riot",
-    (_STRATEGIC, "Non-violent transfer of territory"): "handover",
-    (_STRATEGIC, "Other"): "statement",
-}
 # Matched without case; ACLED spelt "protestors" in some releases.
 _SUB_EVENTS = {(t.lower(), s.lower()): c for (t, s), c in SUB_EVENTS.items()}
 _SUB_EVENTS[(_PROTESTS.lower(), "excessive force against protestors")] = "protest"
@@ -166,7 +134,8 @@ def place(cell: dict[str, str], lat: float, lon: float, precision: int, code: st
     radius, kind = PRECISION[precision]
     prefix = "" if precision == 1 else "approx: "
     note = f"{prefix}ACLED geo_precision {precision} ({_PRECISION_WORDS[precision]}); {within}"
-    return PlaceFields(name, kind, code, lat, lon, radius, note)
+    admin1 = name_cell(cell["admin1"])
+    return PlaceFields(name, kind, code, lat, lon, radius, note, admin1=admin1)
 
 
 def actors(cell: dict[str, str]) -> list[str]:
@@ -242,6 +211,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
         date=first,
         end_date=last,
         category=category,
+        sub_type=name_cell(cell["sub_event_type"]),
         actors=actors(cell),
         summary=cell["notes"].strip() or f"{cell['sub_event_type']} in {cell['location']}.",
         killed=killed or None,  # ACLED's 0 is "none reported": no figure

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from geo.story.imports import countries
 from geo.story.imports.base import Rows, day, degrees, records, whole, width
-from geo.story.imports.story import Imported, PlaceFields, Source
+from geo.story.imports.story import Imported, PlaceFields, Source, name_cell
 
 NAME = "GDELT 2.0"
 _ACTOR = [
@@ -130,7 +130,20 @@ def place(cell: dict[str, str], lat: float, lon: float, geo_type: int, code: str
         f"; feature {feature}" if feature else ""
     )
     aliases = (full,) if full != name else ()
-    return PlaceFields(name, kind, code, lat, lon, radius, note, aliases)
+    return PlaceFields(name, kind, code, lat, lon, radius, note, aliases, admin1(full, geo_type))
+
+
+def admin1(full: str, geo_type: int) -> str:
+    """The first-level division's name in ActionGeo_FullName: GDELT's ADM1Code is a FIPS code
+    ("SY09"), not a name, while the full name spells it: "Halab, Syria" (a division, types 2
+    and 5: its first part), "Aleppo, Halab, Syria" (a city, types 3 and 4: the part before the
+    country). "" for a country, or a city named without its division."""
+    parts = [p.strip() for p in full.split(",")]
+    if geo_type in (2, 5) and len(parts) >= 2:
+        return name_cell(parts[0])
+    if geo_type in (3, 4) and len(parts) >= 3:
+        return name_cell(parts[-2])
+    return ""
 
 
 def read(text: str, rows: Rows, bounds, imported: Imported) -> None:
@@ -194,6 +207,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
         date=when,
         end_date=None,
         category=category,
+        sub_type=label,
         actors=[a.replace("|", "/") for a in (a1, a2) if a],
         summary=f"{label} (CAMEO {cell['EventCode'].strip()}): {who}, at {full}.",
         source_detail=f"{url or 'no article address'}; GDELT event {event_id}, QuadClass {quad},"

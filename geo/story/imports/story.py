@@ -17,7 +17,7 @@ import pandas as pd
 from geo.names import is_slug, one_line, slugify
 from geo.story import checks
 from geo.story.imports.base import Rows
-from geo.story.load.schema import EVENT_COLUMNS, FIGURES, MAX_SPAN_DAYS, MAX_TITLE
+from geo.story.load.schema import EVENT_COLUMNS, FIGURES, MAX_NAME, MAX_SPAN_DAYS, MAX_TITLE
 from geo.story.model import Story
 
 # A summary is a sentence or two on the details panel; ACLED's longest notes are about 2,000
@@ -47,6 +47,10 @@ class PlaceFields:
     radius_m: int
     coord_source: str
     aliases: tuple[str, ...] = ()
+    # The first-level division the dataset names (a name, "" when it names none). Part of the
+    # key: two rows differing only in it are two places, as the loader's filter must tell them
+    # apart (the datasets already put it in coord_source, so they never merged).
+    admin1: str = ""
 
 
 @dataclass
@@ -100,6 +104,14 @@ class Imported:
         row.update(cells)
         row["end_date"] = row["end_date"] if row["end_date"] != row["date"] else None
         self.events.append(row)
+
+
+def name_cell(text: object) -> str:
+    """A dataset's division or type name as the story keeps it: one line, no control
+    character, "|" as "/" (links separate names with "|"), at most MAX_NAME characters (the
+    loader refuses more)."""
+    line = "".join(c for c in one_line(text) if c.isprintable()).replace("|", "/")
+    return _cut(line, MAX_NAME)
 
 
 def _cut(text: str, most: int) -> str:
@@ -162,6 +174,7 @@ def _places_table(imported: Imported) -> pd.DataFrame:
             "aliases": list(p.aliases),
             "kind": p.kind,
             "country": p.country,
+            "admin1": p.admin1,
             "lat": p.lat,
             "lon": p.lon,
             "radius_m": p.radius_m,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from geo.story.imports import countries
 from geo.story.imports.base import Rows, day, degrees, header, records, whole, width
-from geo.story.imports.story import Imported, PlaceFields, Source
+from geo.story.imports.story import Imported, PlaceFields, Source, name_cell
 
 NAME = "UCDP GED"
 COLUMNS = tuple(
@@ -136,7 +136,9 @@ def place(cell: dict[str, str], lat: float, lon: float, precision: int, code: st
     prefix = "" if precision == 1 else "approx: "
     note = f"{prefix}UCDP where_prec {precision} ({words}); {within}.{described}"
     name = cell["where_coordinates"].strip() or within or cell["country"].strip()
-    return PlaceFields(name, kind, code, lat, lon, radius, note.strip())
+    # A place known only as the country (6) or at sea (7) lies in no one division.
+    admin1 = name_cell(cell["adm_1"]) if precision <= 5 else ""
+    return PlaceFields(name, kind, code, lat, lon, radius, note.strip(), admin1=admin1)
 
 
 def read(text: str, rows: Rows, bounds, imported: Imported) -> None:
@@ -222,6 +224,7 @@ def _row(cell: dict[str, str], rows: Rows, imported: Imported) -> None:
         date=start,
         end_date=end,
         category=category,
+        sub_type=words,
         actors=[a.strip().replace("|", "/") for a in (cell["side_a"], cell["side_b"]) if a.strip()],
         summary=_summary(cell, words),
         killed=best or None,

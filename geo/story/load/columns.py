@@ -152,6 +152,18 @@ def one_of(df: pd.DataFrame, col: str, allowed: tuple[str, ...], chk: Checker) -
     chk.rows(bad, lambda i: f"{col} {df.at[i, col]!r} is not one of {', '.join(allowed)}")
 
 
+def short_names(df: pd.DataFrame, col: str, most: int, chk: Checker) -> None:
+    """Each cell of ``col`` is a name of at most ``most`` characters on one line (no control
+    characters) without ``|``: the sidebar lists them, and a link separates them with ``|``."""
+    cells = df[col].astype(object)
+    long = cells.str.len() > most
+    chk.rows(long, lambda i: f"{col} has {len(cells[i]):,} characters; at most {most:,}")
+    control = ~long & cells.str.contains(r"[\x00-\x1f\x7f]", regex=True)
+    chk.rows(control, lambda _i: f"{col} holds a control character (a tab, a line break)")
+    bar = ~long & ~control & cells.str.contains("|", regex=False)
+    chk.rows(bar, lambda _i: f"{col} holds a '|' (links separate names with it): use '/'")
+
+
 def refs(df, col: str, known: set[str], what: str, chk: Checker, many: bool = False) -> None:
     """Each filled cell of ``col`` names a ``known`` id (with ``many``, each of its ids)."""
     if many:  # "reuters|ap": every id must be known

@@ -47,6 +47,7 @@ PLACE_COLUMNS = (
     "aliases",
     "kind",
     "country",
+    "admin1",  # optional: the first-level division's name (a province, governorate, state)
     "lat",
     "lon",
     "radius_m",
@@ -59,6 +60,7 @@ EVENT_COLUMNS = (
     "end_date",
     "place_id",
     "category",
+    "sub_type",  # optional: the dataset's own finer type (ACLED sub_event_type, ...)
     "actors",
     "summary",
     *FIGURES,
@@ -116,6 +118,8 @@ SOURCE_KEYS = ("id", "publication", "date", "url")
 MAX_TITLE = 300
 MAX_SUMMARY = 5_000
 MAX_FIELD = 2_000
+# A place's admin1 and an event's sub_type are names, offered in the sidebar's lists: a line.
+MAX_NAME = 200
 # A convoy is a few dozen positions (the bundled story has 21). The map's payload repeats the
 # route so far on each day the convoy moves, so it grows with the square of this: 300 positions
 # on 300 days are at most about a megabyte.

@@ -14,6 +14,7 @@ from geo.story.load.columns import (
     read_csv,
     required_cells,
     row_checks,
+    short_names,
     slug_ids,
     split_list,
 )
@@ -29,6 +30,7 @@ from geo.story.load.schema import (
     MAX_AREA_KM2,
     MAX_CONVOY_ROWS,
     MAX_FIGURE,
+    MAX_NAME,
     PLACE_COLUMNS,
     PLACE_KINDS,
     Limits,
@@ -54,6 +56,7 @@ def load_places(path: Path, problems: list[Problem]) -> pd.DataFrame | None:
     chk.rows(
         bad_cc, lambda i: f"country {df.at[i, 'country']!r} is not ISO alpha-2 (LB, SY, LB|SY)"
     )
+    short_names(df, "admin1", MAX_NAME, chk)
     out = df.copy()
     out["lat"] = parse_numbers(df, "lat", chk, -90, 90)
     out["lon"] = parse_numbers(df, "lon", chk, -180, 180)
@@ -89,6 +92,7 @@ def check_events(df: pd.DataFrame, chk: Checker, span, place_ids, source_ids) ->
     row_checks(df, EVENT_REQUIRED, place_ids, source_ids, chk)
     one_of(df, "category", CATEGORIES, chk)
     one_of(df, "confidence", CONFIDENCE, chk)
+    short_names(df, "sub_type", MAX_NAME, chk)
     out = df.copy()
     out["date"] = parse_dates(df, "date", chk, span)
     out["end_date"] = parse_dates(df, "end_date", chk, span)

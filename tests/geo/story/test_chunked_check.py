@@ -60,6 +60,7 @@ def _broken(events: pd.DataFrame) -> pd.DataFrame:
     df.loc[50, "killed"], df.loc[51, "killed"], df.loc[52, "wounded"] = "-3", "abc", "1.5"
     df.loc[53, "source"] = "synthetic|nobody"
     df.loc[54, "summary"] = ""
+    df.loc[55, "sub_type"], df.loc[56, "sub_type"] = "x" * 201, "Armed\tclash"
     df.loc[[60, 61], ["confidence", "killed", "confidence_note"]] = ["reported", "3", "7 killed"]
     return df
 
@@ -131,13 +132,37 @@ def test_the_store_built_in_chunks_holds_what_load_story_gives(tmp_path, monkeyp
     assert got["id"].tolist() == want["id"].tolist()
     for col in ("date", "end_date", "lat", "lon", "radius_m", *FIGURES):
         pd.testing.assert_series_equal(got[col], want[col], check_names=False)
-    for col in ("category", "place_id", "summary", "source", "place_name", "confidence_note"):
+    for col in (
+        "category",
+        "place_id",
+        "summary",
+        "source",
+        "place_name",
+        "confidence_note",
+        "sub_type",
+    ):
         assert got[col].astype(str).tolist() == want[col].astype(str).tolist()
     assert got["actors"].map(list).tolist() == want["actors"].map(list).tolist()
     assert store.actors == sorted({a for acts in want["actors"] for a in acts})
+    assert store.sub_types == sorted(set(want["sub_type"]) - {""})
+    # The places' admin1 is in the store too: its filter keeps the events at those places.
+    places = load_story(folder).places
+    region = places.at[0, "admin1"]
+    at = set(places.loc[places["admin1"] == region, "id"])
+    narrowed = store.window(
+        date(2017, 1, 1), date(2017, 12, 31), narrow=events_store.Narrow(admin1=(region,))
+    )
+    assert narrowed["id"].tolist() == want.loc[want["place_id"].isin(at), "id"].tolist() != []
     # Only the entry is left: no staged copy, no spill folder, no temporary folder.
     assert sorted(p.name for p in store.folder.iterdir()) == sorted(
-        ["events.parquet", "places.parquet", "light.npz", "events.duckdb", "summary.json"]
+        [
+            "events.parquet",
+            "places.parquet",
+            "light.npz",
+            "events.duckdb",
+            "summary.json",
+            "by-place",
+        ]
     )
     assert [p.suffix for p in (tmp_path / "cache").iterdir() if p != store.folder] == [".key"]
 

@@ -91,6 +91,7 @@ def test_place_fields(story: Story):
         "aliases": ["Baalbeck", "Ba'labakk"],
         "kind": "city",
         "country": "LB",
+        "admin1": "",  # the bundled story's places name no division
         "lat": 34.00583,
         "lon": 36.21806,
         "radius_m": 3000,

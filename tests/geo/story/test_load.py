@@ -141,6 +141,37 @@ BROKEN = [
 ]
 
 
+def test_old_stories_get_empty_admin1_and_sub_type():
+    story = load_story(MINI)
+    assert set(story.places["admin1"]) == {""}
+    assert set(story.events["sub_type"]) == {""}
+
+
+def test_admin1_and_sub_type_are_read_and_bounded(story_dir):
+    places = (story_dir / "places.csv").read_text(encoding="utf-8").splitlines()
+    places[0] += ",admin1"
+    places[1:] = [line + f",Region {n}" for n, line in enumerate(places[1:])]
+    (story_dir / "places.csv").write_text("\n".join(places) + "\n", encoding="utf-8")
+    story = load_story(story_dir)
+    assert story.places.set_index("id").at["baalbek", "admin1"] == "Region 1"
+    events = pd.read_csv(story_dir / "events.csv", dtype=str, keep_default_na=False)
+    events["sub_type"] = ["Armed clash", "", "x" * 201, "Shelling", "a\tb", "a|b"]
+    events.to_csv(story_dir / "events.csv", index=False)
+    found = problems_of(story_dir)
+    assert found == [
+        "events.csv:line 4: sub_type has 201 characters; at most 200",
+        "events.csv:line 6: sub_type holds a control character (a tab, a line break)",
+        "events.csv:line 7: sub_type holds a '|' (links separate names with it): use '/'",
+    ]
+    events.loc[[2, 4, 5], "sub_type"] = "Armed clash"
+    events.to_csv(story_dir / "events.csv", index=False)
+    story = load_story(story_dir)
+    assert story.events.set_index("id").at["e1", "sub_type"] == "Armed clash"
+    places[2] = places[2].replace("Region 1", "R" * 300)
+    (story_dir / "places.csv").write_text("\n".join(places) + "\n", encoding="utf-8")
+    assert problems_of(story_dir) == ["places.csv:line 3: admin1 has 300 characters; at most 200"]
+
+
 @pytest.mark.parametrize(("file", "old", "new", "expected"), BROKEN)
 def test_each_kind_of_problem_is_reported_with_its_line(story_dir, file, old, new, expected):
     replace(story_dir / file, old, new)

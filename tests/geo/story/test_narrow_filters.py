@@ -73,6 +73,39 @@ def test_narrow_events(mini, narrow, expected):
     assert narrow_mask(events, mini.places, narrow).sum() == len(expected)
 
 
+@pytest.mark.parametrize(
+    ("narrow", "expected"),
+    [
+        (Narrow(admin1=("Baalbek-Hermel",)), ["e1", "e4", "e5"]),
+        (Narrow(admin1=("Homs", "Nowhere")), ["e6"]),
+        (Narrow(admin1=()), []),
+        (Narrow(sub_types=("Armed clash",)), ["e1", "e3"]),
+        (Narrow(sub_types=("Armed clash", "Shelling")), ["e1", "e3", "e6"]),
+        (Narrow(sub_types=("",)), ["e2", "e4", "e5"]),  # only an exact value matches
+        (Narrow(sub_types=()), []),
+        (Narrow(admin1=("Baalbek-Hermel",), sub_types=("Armed clash",)), ["e1"]),
+    ],
+)
+def test_admin1_and_sub_types(mini, narrow, expected):
+    places = mini.places.copy()
+    regions = {"palmyra": "Homs"}
+    places["admin1"] = places["id"].map(regions).fillna("Baalbek-Hermel")
+    places.loc[places["country"] == "LB|SY", "admin1"] = ""
+    events = mini.events.copy()
+    events["sub_type"] = events["id"].map(
+        {"e1": "Armed clash", "e3": "Armed clash", "e6": "Shelling"}
+    )
+    events["sub_type"] = events["sub_type"].fillna("")
+    assert list(narrow_events(events, places, narrow)["id"]) == expected
+
+
+def test_old_frames_without_the_columns_match_no_region(mini):
+    places = mini.places.drop(columns=["admin1"])
+    events = mini.events.drop(columns=["sub_type"])
+    assert narrow_events(events, places, Narrow(admin1=("Homs",))).empty
+    assert narrow_events(events, places, Narrow(sub_types=("Armed clash",))).empty
+
+
 def test_narrow_events_on_no_events_keeps_the_columns(mini):
     empty = mini.events.iloc[0:0]
     out = narrow_events(empty, mini.places, Narrow(killed=(0, 1), text="x", countries=("LB",)))
@@ -135,6 +168,9 @@ def big(tmp_path_factory):
         Narrow(text="near"),
         Narrow(text="NEAR Ar"),
         Narrow(killed=(0, 5), countries=("LB", "SY"), text="a"),
+        Narrow(admin1=("Aleppo Governorate", "Idlib Governorate")),
+        Narrow(sub_types=("Armed clash",)),
+        Narrow(countries=("SY",), admin1=("Homs Governorate",), sub_types=("Air/drone strike",)),
     ],
 )
 @pytest.mark.parametrize("categories", [None, ["battle", "airstrike"]])
@@ -148,7 +184,8 @@ def test_small_and_big_stories_narrow_alike(big, narrow, categories):
     light = narrowed_window(stored, start, end, categories, None, narrow)
     assert len(light) == len(want)
     if len(want):  # only the kept columns (an empty window comes with every column)
-        kept = events_store.MAP_COLUMNS if narrow.text else events_store.LIGHT_COLUMNS
+        in_memory = events_store._in_memory(stored, narrow)
+        kept = events_store.LIGHT_COLUMNS if in_memory else events_store.MAP_COLUMNS
         assert list(light.columns) == list(kept)
 
 
@@ -164,7 +201,29 @@ def parse(params: dict, countries=("LB", "SY")):
         categories_of=lambda s: ["speech"],
         actors_of=lambda s: [],
         countries_of=lambda s: list(countries),
+        regions_of=lambda s: ["Idleb", "Baalbek-Hermel", "Mount Lebanon, North"],
+        sub_types_of=lambda s: ["Armed clash", "Air/drone strike"],
     )
+
+
+@pytest.mark.parametrize(
+    ("params", "admin1", "subs", "n_notices"),
+    [
+        ({"admin1": "Idleb|Baalbek-Hermel|Idleb"}, ("Idleb", "Baalbek-Hermel"), (), 0),
+        ({"admin1": "Mount Lebanon, North"}, ("Mount Lebanon, North",), (), 0),  # a comma
+        ({"sub": "Air/drone strike"}, (), ("Air/drone strike",), 0),
+        ({"admin1": "idleb"}, (), (), 1),  # names are matched exactly
+        ({"admin1": "<script>|Idleb"}, ("Idleb",), (), 1),
+        ({"sub": "Armed clash" + "|x" * 1500}, (), ("Armed clash",), 1),  # clipped, counted
+        ({"admin1": "|||"}, (), (), 0),
+    ],
+)
+def test_links_carry_regions_and_sub_types(params, admin1, subs, n_notices):
+    view, notices = parse(params)
+    assert (view.admin1, view.sub_types) == (admin1, subs)
+    assert len(notices) == n_notices and all(len(n) < 400 for n in notices)
+    written = to_params(view, default_story="mini", span=AUG)
+    assert parse(written) == (view, [])
 
 
 @pytest.mark.parametrize(

@@ -121,6 +121,13 @@ NARROWS = [
     Narrow(text="\\"),
     Narrow(text="'; DROP TABLE dateline_events; --"),
     Narrow(killed=(1, 40), countries=("SY", "LB"), text="near"),
+    Narrow(admin1=("Aleppo Governorate",)),
+    Narrow(admin1=("Homs Governorate", "Nowhere")),
+    Narrow(admin1=()),  # no region chosen: nothing
+    Narrow(sub_types=("Armed clash",)),
+    Narrow(sub_types=("Air/drone strike", "Shelling/artillery/missile attack")),
+    Narrow(sub_types=("'; DROP TABLE dateline_events; --",)),
+    Narrow(killed=(1, 40), admin1=("Damascus Governorate",), sub_types=("Armed clash",)),
 ]
 
 
@@ -136,6 +143,11 @@ def _narrowed(story, start, end, narrow: Narrow) -> pd.DataFrame:
     if narrow.countries is not None:
         country = story.places.set_index("id")["country"]
         want = want[want["place_id"].map(country).isin(narrow.countries)]
+    if narrow.admin1 is not None:
+        admin1 = story.places.set_index("id")["admin1"]
+        want = want[want["place_id"].map(admin1).isin(narrow.admin1)]
+    if narrow.sub_types is not None:
+        want = want[want["sub_type"].isin(narrow.sub_types)]
     if narrow.text:
         hit = pd.Series(False, index=want.index)
         for col in ("summary", "source_detail", "confidence_note"):
@@ -146,8 +158,8 @@ def _narrowed(story, start, end, narrow: Narrow) -> pd.DataFrame:
 
 @pytest.mark.parametrize("narrow", NARROWS)
 def test_both_backends_narrow_alike(saved, generated, narrow):
-    """killed, countries and text filters: the same rows, counts and per-place counts from
-    DuckDB and from PostgreSQL, and the rows pandas gives."""
+    """killed, countries, text, admin1 and sub-type filters: the same rows, counts and
+    per-place counts from DuckDB and from PostgreSQL, and the rows pandas gives."""
     start, end = date(2017, 2, 1), date(2017, 10, 31)
     f, p = saved["folder"], saved["postgres"]
     want = _narrowed(generated[1], start, end, narrow)
@@ -164,6 +176,12 @@ def test_both_backends_narrow_alike(saved, generated, narrow):
     cols = {"columns": ["date", "killed"], "limit": 7}
     first = p.window(start, end, narrow=narrow, **cols)
     assert first.index.tolist() == f.window(start, end, narrow=narrow, **cols).index.tolist()
+
+
+def test_both_backends_list_the_same_sub_types(saved, generated):
+    want = sorted(set(generated[1].events["sub_type"]) - {""})
+    assert saved["postgres"].sub_types == saved["folder"].sub_types == want
+    assert len(want) >= 2
 
 
 def test_the_narrow_cases_are_not_vacuous(saved, generated):
@@ -359,3 +377,23 @@ def test_hostile_text_comes_back_from_the_database_as_it_went_in(postgres_url, t
         assert got[col].tolist() == want[col].astype(object).tolist(), col
     assert got["actors"].map(list).tolist() == want["actors"].map(list).tolist()
     assert 'say "hi" \\ {x},y' in got["actors"].iloc[0]
+
+
+def test_an_events_table_made_before_sub_type_gets_the_column(postgres_url, tmp_path):
+    """A database whose events table predates sub_type: the next server adds the column (empty
+    for the old rows) instead of failing every COPY and query. Last here: it drops the column."""
+    import psycopg
+
+    from geo.story.pg import PostgresStore
+
+    there = (
+        "SELECT count(*) FROM information_schema.columns"
+        " WHERE table_name = 'dateline_events' AND column_name = 'sub_type'"
+    )
+    with psycopg.connect(postgres_url) as conn:
+        conn.execute("ALTER TABLE dateline_events DROP COLUMN sub_type")
+        conn.commit()
+        assert conn.execute(there).fetchone()[0] == 0
+    PostgresStore(postgres_url, tmp_path).connect().close()
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute(there).fetchone()[0] == 1

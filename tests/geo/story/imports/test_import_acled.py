@@ -131,6 +131,27 @@ def test_places_are_deduplicated(story):
     assert counts["ariha"] == 2 and counts["beirut"] == 2
 
 
+def test_admin1_and_sub_event_type_are_kept(story, original):
+    places = story.places.set_index("id")
+    assert places.at["ariha", "admin1"] == "Idleb"
+    assert places.at["arsal", "admin1"] == "Baalbek-Hermel"
+    assert places.at["syria", "admin1"] == ""  # the whole country lies in no one division
+    for eid, sub in story.events.set_index("id")["sub_type"].items():
+        assert sub == original[eid.upper()]["sub_event_type"]
+
+
+def test_places_differing_only_in_admin1_are_two(tmp_path):
+    text = (DATASETS / "acled.csv").read_text(encoding="utf-8").splitlines()
+    rows = list(csv.DictReader(io.StringIO("\n".join(text))))
+    twin = dict(rows[0], event_id_cnty="SYR999999", admin1="Elsewhere")
+    out = io.StringIO()
+    writer = csv.DictWriter(out, list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows([rows[0], twin])
+    result = import_export("acled", out.getvalue().encode(), tmp_path / "twins", name="t.csv")
+    assert sorted(result.story.places["admin1"]) == ["Elsewhere", "Idleb"]
+
+
 def test_figures_dates_sources(story):
     ev = story.events.set_index("id")
     assert ev.at["syr900001", "killed"] == 3
@@ -165,6 +186,15 @@ def test_round_trip_through_the_acled_export(story, original):
         assert float(row["longitude"]) == float(src["longitude"])
         assert row["location"] == src["location"]
         assert row["actor1"] == src["actor1"]
+        # The story's sub_type and admin1 give ACLED's own coding back (not the vocabulary's
+        # nearest: "Remote explosive/landmine/IED" stays itself); a place that is the whole
+        # country has no admin1.
+        assert (row["event_type"], row["sub_event_type"]) == (
+            src["event_type"],
+            src["sub_event_type"],
+        )
+        whole_country = src["location"] == src["country"]
+        assert row["admin1"] == ("" if whole_country else src["admin1"])
         first = date.fromisoformat(row["event_date"])
         if src["time_precision"] == "1":
             assert row["event_date"] == pd.Timestamp(src["event_date"]).strftime("%Y-%m-%d")
@@ -183,6 +213,7 @@ def test_dateline_acled_download_reads_back_unchanged(tmp_path):
     result = import_export("acled", first.encode(), tmp_path / "again", name="download.csv")
     second = events_acled_csv(result.story.events, result.story.places)
     keep = ["event_id_cnty", "event_date", "year", "event_type", "sub_event_type", "actor1"]
+    keep += ["admin1"]
     keep += ["country", "location", "latitude", "longitude", "geo_precision", "fatalities"]
     before = pd.read_csv(io.StringIO(first), dtype=str, keep_default_na=False)[keep]
     after = pd.read_csv(io.StringIO(second), dtype=str, keep_default_na=False)[keep]

@@ -86,3 +86,27 @@ def test_source_url_summary_and_note(imported):
 
 def test_a_story_round_trip_loads(imported):
     assert len(load_story(imported.story.path).places) == 4
+
+
+def test_admin1_from_the_full_name_and_the_cameo_root_as_sub_type(imported):
+    """GDELT's ADM1Code is a FIPS code, not a name: the name comes from ActionGeo_FullName."""
+    places = imported.story.places.set_index("id")
+    assert places.at["aleppo", "admin1"] == "Halab"  # a city: the part before the country
+    assert places.at["syria", "admin1"] == ""  # a country lies in no one division
+    ev = imported.story.events.set_index("id")
+    assert ev.at["gdelt-1100000001", "sub_type"] == "Fight"
+
+
+@pytest.mark.parametrize(
+    ("full", "geo_type", "admin1"),
+    [
+        ("Aleppo, Halab, Syria", 4, "Halab"),
+        ("Austin, Texas, United States", 3, "Texas"),
+        ("Halab, Syria", 5, "Halab"),
+        ("Texas, United States", 2, "Texas"),
+        ("Damascus, Syria", 4, ""),  # a city named without its division
+        ("Syria", 1, ""),
+    ],
+)
+def test_admin1_of_a_full_name(full, geo_type, admin1):
+    assert gdelt.admin1(full, geo_type) == admin1

@@ -106,3 +106,11 @@ def test_country_wide_event_is_a_country_place(story):
     pid = story.events.set_index("id").at["ged-990005", "place_id"]
     assert places.at[pid, "kind"] == "country"
     assert places.at[pid, "radius_m"] >= 350_000
+
+
+def test_adm_1_is_admin1_and_type_of_violence_the_sub_type(story):
+    places = story.places.set_index("id")
+    assert places.at["palmyra-town", "admin1"] == "Homs governorate"
+    assert places.at["syria", "admin1"] == ""  # where_prec 6: the whole country
+    kinds = set(story.events["sub_type"])
+    assert kinds == {words for _, words in ucdp.VIOLENCE.values()}
