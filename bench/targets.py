@@ -397,14 +397,16 @@ def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, re
 
 def _filter_changes(browser, server, page: Page, repeats: int) -> list[dict]:
     """The fatalities filter raised to ≥ 10, ``repeats`` times: each on a new page opened at
-    ≥ 9 (from its link), its Killed slider's lower thumb one step up."""
+    ≥ 9 (from its link), its Killed slider's lower thumb one step up, its top a new one."""
     killed = page.page.get_by_test_id("stSlider").filter(has_text="Killed")
     top = int(killed.get_by_test_id("stSliderThumbValue").nth(1).inner_text())
     out = []
     for n in range(repeats):
         print(f"targets: fatalities filter {n + 1} …", file=sys.stderr, flush=True)
         wait_idle(server.proc.pid)
-        at_nine = Page(browser, server, f"{page.query}&killed=9-{top}")
+        # A new range each time (the top one lower): charts are kept per filter, and a filter
+        # an analyst tries is mostly one not tried before.
+        at_nine = Page(browser, server, f"{page.query}&killed=9-{top - n}")
         out.append(at_nine.move("Killed", 0, "ArrowRight"))
         at_nine.close()
     return out

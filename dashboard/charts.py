@@ -16,7 +16,7 @@ from geo.paths import default_cache_dir
 from geo.story.charts import CHART_VERSION, events_chart, held_chart
 from geo.story.events_store import Narrow, narrowed_per_period
 from geo.story.load import story_words
-from geo.story.pictures import PictureError, cached_svg
+from geo.story.pictures import PictureError, cached_svg, warm
 from geo.story.timeline import chart_period, held_area_long
 
 
@@ -36,7 +36,7 @@ def _chart_specs(
     """
     s = load(path, fingerprint)
     span = (s.start, s.end)
-    # A long story is counted by week or month: at most MAX_BARS bars whatever its span.
+    # A long story is counted by week or month (timeline.DAY_BARS): few bars, a small picture.
     period = chart_period(s.start, s.end)
     through = None if narrow is None else Narrow(*narrow)
     per_period = narrowed_per_period(s, s.start, s.end, period, cats, acts, through)
@@ -98,6 +98,8 @@ def timeline(shown: Shown, filters: Filters) -> None:
     except PictureError:
         st.caption("The timeline's charts could not be drawn this time; they are tried again.")
         return
+    # Kept pictures need no drawing: the child is started now for the next filter's charts.
+    warm()
     # The headings are the charts' own titles: an unchanged chart is sent as a short reference.
     chart_a, chart_b = st.columns(2)
     with chart_a:

@@ -222,18 +222,21 @@ def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame
     return table.astype(int)
 
 
-# A timeline chart shows at most this many bars per family: a day each for a story of up to
-# about 13 months, a week each up to about 7.5 years, a month each beyond (20 years: 240).
+# A timeline chart shows at most this many rows per family (20 years of months: 240).
 MAX_BARS = 400
+# Bars by day up to this many days, then by week up to this many weeks, then by month. A year
+# of days for eight families was a 520 KB picture, sent on every filter change and a bar under
+# 2 px wide; by week it is ~80 KB, and a bar is ~10 px.
+DAY_BARS = 120
 PERIODS = (("day", "D"), ("week", "W-MON"), ("month", "MS"))
 
 
 def chart_period(start: date, end: date) -> str:
     """The period a whole-story chart counts by: "day", "week" or "month"."""
     days = (_ts(end) - _ts(start)).days + 1
-    if days <= MAX_BARS:
+    if days <= DAY_BARS:
         return "day"
-    return "week" if days <= 7 * MAX_BARS else "month"
+    return "week" if days <= 7 * DAY_BARS else "month"
 
 
 def day_table(rows: Iterable[tuple[date, str, int]], start: date, end: date) -> pd.DataFrame:

@@ -30,8 +30,25 @@ def test_no_child_is_started_when_there_is_nothing_to_draw(monkeypatch):
     def no_child(*args, **kwargs):
         raise AssertionError("a child process was started")
 
-    monkeypatch.setattr(subprocess, "run", no_child)
+    monkeypatch.setattr(subprocess, "Popen", no_child)
     assert draw_svg([None, None]) == [None, None]
+
+
+def test_the_drawing_child_is_kept_and_replaced_when_it_fails():
+    from geo.story import pictures
+
+    draw_svg([BARS])
+    child = pictures._DRAWER.child
+    assert child is not None and child.poll() is None
+    with pytest.raises(PictureError, match="not drawn"):
+        draw_svg([{"mark": "no-such-mark"}])
+    draw_svg([BARS])
+    assert pictures._DRAWER.child is child  # one bad chart does not cost a new child
+    with pytest.raises(PictureError, match="not drawn in"):
+        draw_svg([BARS], timeout=0.001)
+    assert child.poll() is not None  # a late child is stopped …
+    assert draw_svg([BARS])[0].startswith("<svg")  # … and the next charts start a new one
+    assert pictures._DRAWER.child is not child
 
 
 @pytest.mark.parametrize(
@@ -70,3 +87,15 @@ def test_the_kept_pictures_are_bounded(tmp_path, monkeypatch):
     for n in range(5):
         cached_svg(f"key-{n}", tmp_path, lambda: [BARS], 1)
     assert len(list(tmp_path.glob("*.json"))) == 3
+
+
+def test_warm_starts_the_child_without_waiting_and_only_once():
+    from geo.story import pictures
+
+    pictures._DRAWER._stop()
+    pictures.warm()
+    child = pictures._DRAWER.child
+    assert child is not None and child.poll() is None
+    pictures.warm()
+    assert pictures._DRAWER.child is child
+    assert draw_svg([BARS])[0].startswith("<svg") and pictures._DRAWER.child is child
