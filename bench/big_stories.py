@@ -50,7 +50,8 @@ def report(figs: dict, labels: list[str]) -> str:
     if not floor:
         return "\n".join(lines)
     lines.append(
-        f"\nFloor app in the same run: slider → idle {_ms(floor.get('idle'))}, "
+        f"\nFloor app in the same run: slider → idle {_ms(floor.get('idle'))}, cold open "
+        f"{_ms(floor.get('cold_open'))}, warm open {_ms(floor.get('open_median'))}, "
         f"server RSS {_mb(floor.get('memory', {}).get('rss_mb'))}."
     )
     return "\n".join(lines)

@@ -63,13 +63,34 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def wait_idle(pid: int, timeout: float = LIMIT_S) -> None:
-    """Wait until a server stops using CPU (a closed page's script may still be running)."""
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (a server's chart-drawing child, say)."""
+    out = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            kids = [int(k) for k in task.read_text().split()]
+        except OSError:
+            continue
+        for kid in kids:
+            out += _tree(kid)
+    return out
+
+
+def wait_idle(pid: int | list[int], timeout: float = LIMIT_S) -> None:
+    """Wait until a server (or several), with its children, stops using CPU (a closed page's
+    script may still be running, or another server's page its whole run)."""
     ticks = os.sysconf("SC_CLK_TCK")
 
     def cpu() -> float:
-        parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(parts[11]) + int(parts[12])) / ticks
+        total = 0
+        for one in pid if isinstance(pid, list) else [pid]:
+            for p in _tree(one):
+                try:
+                    parts = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue  # a child that ended meanwhile
+                total += int(parts[11]) + int(parts[12])
+        return total / ticks
 
     deadline = time.monotonic() + timeout
     before = cpu()

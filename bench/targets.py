@@ -292,7 +292,7 @@ class Page:
         websocket bytes of the move."""
         from tests.e2e.appserver import APP_READY
 
-        wait_idle(self.server.proc.pid)
+        wait_idle(getattr(self, "every", None) or self.server.proc.pid)
         self.settle()
         self._live_frame().evaluate(ARM)
         self.bytes = 0
@@ -364,7 +364,7 @@ def _cold_opens(browser, servers: dict, queries: dict[str, str], out: dict) -> N
     """
     for label, query in queries.items():
         print(f"targets: opening {label} …", file=sys.stderr, flush=True)
-        wait_idle(servers[label].proc.pid)
+        wait_idle([srv.proc.pid for srv in servers.values()])
         page = Page(browser, servers[label], query)
         out["pages"][label] = {"cold_open": page.opened, "open": [], "moves": []}
         page.settle()
@@ -376,11 +376,20 @@ def _cold_opens(browser, servers: dict, queries: dict[str, str], out: dict) -> N
 def _warm_figures(browser, servers: dict, queries: dict[str, str], out: dict, repeats: int):
     """Warm opens (a new page each time on the same server) and slider moves, interleaved with
     the floor's; then each server's memory."""
-    # The pages the moves are measured on (warm opens, not counted).
-    pages = {label: Page(browser, servers[label], query) for label, query in queries.items()}
+    # The pages the moves are measured on (warm opens, not counted), each settled: a big
+    # story's whole-page run, begun once its map has painted, must not fall into the next
+    # page's open (every server and its children idle before each figure).
+    every = [srv.proc.pid for srv in servers.values()]
+    pages = {}
+    for label, query in queries.items():
+        pages[label] = Page(browser, servers[label], query)
+        pages[label].settle()
+        wait_idle(every)
+    for page in pages.values():
+        page.every = every
     for _ in range(repeats):
         for label, query in queries.items():
-            wait_idle(servers[label].proc.pid)
+            wait_idle(every)
             again = Page(browser, servers[label], query)
             out["pages"][label]["open"].append(again.opened)
             again.close()
@@ -403,10 +412,11 @@ def _filter_changes(browser, server, page: Page, repeats: int) -> list[dict]:
     out = []
     for n in range(repeats):
         print(f"targets: fatalities filter {n + 1} …", file=sys.stderr, flush=True)
-        wait_idle(server.proc.pid)
+        wait_idle(page.every)
         # A new range each time (the top one lower): charts are kept per filter, and a filter
         # an analyst tries is mostly one not tried before.
         at_nine = Page(browser, server, f"{page.query}&killed=9-{top - n}")
+        at_nine.every = page.every
         out.append(at_nine.move("Killed", 0, "ArrowRight"))
         at_nine.close()
     return out
