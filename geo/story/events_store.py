@@ -794,21 +794,17 @@ def _narrowed(w: _Where, narrow: Narrow) -> _Where | None:
             w.add("killed >= ?", lo)
         if hi is not None:
             w.add("killed <= ?", hi)
-    if narrow.countries is not None:
-        countries = sorted({str(c) for c in narrow.countries})
-        if not countries:
-            return None
-        w.add("list_contains(?::VARCHAR[], country)", countries)
-    if narrow.admin1 is not None:
-        names = sorted({str(a) for a in narrow.admin1})
-        if not names:
-            return None
-        w.add("list_contains(?::VARCHAR[], admin1)", names)
-    if narrow.sub_types is not None:
-        kinds = sorted({str(t) for t in narrow.sub_types})
-        if not kinds:
-            return None
-        w.add("list_contains(?::VARCHAR[], sub_type)", kinds)
+    # The column names are these fixed ones; the chosen names are a parameter.
+    for chosen, column in (
+        (narrow.countries, "country"),
+        (narrow.admin1, "admin1"),
+        (narrow.sub_types, "sub_type"),
+    ):
+        if chosen is not None:
+            names = sorted({str(c) for c in chosen})
+            if not names:
+                return None  # none chosen: nothing passes
+            w.add(f"list_contains(?::VARCHAR[], {column})", names)
     if narrow.text:
         pattern = _like(narrow.text)
         w.add(

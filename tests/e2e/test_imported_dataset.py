@@ -135,23 +135,26 @@ def test_the_text_search_and_the_countries_narrow_the_markers(server, page_for, 
     assert all(u.startswith(server.url) or u.startswith("data:") for u in traffic.requests)
 
 
+def pick(page, box: str, option: str, param: str) -> None:
+    """Pick ``option`` in the sidebar's multiselect ``box`` with the mouse; wait for the link to
+    carry it (as ``param``) and the page to be idle."""
+    found = page.get_by_test_id("stMultiSelect").filter(has_text=box)
+    found.scroll_into_view_if_needed()
+    found.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    page.wait_for_function(
+        "([p, v]) => new URL(location.href).searchParams.get(p) === v", arg=[param, option]
+    )
+    idle(page)
+
+
 def test_picking_a_region_with_the_mouse_drops_the_other_places(server, page_for, imported):
     page, traffic = opened(page_for, server, (1280, 720))
-    regions = page.get_by_test_id("stMultiSelect").filter(has_text="Regions (admin1)")
-    regions.scroll_into_view_if_needed()
-    regions.click()
-    page.get_by_role("option", name="Idleb", exact=True).click()
-    page.wait_for_function("new URL(location.href).searchParams.get('admin1') === 'Idleb'")
-    idle(page)
+    pick(page, "Regions (admin1)", "Idleb", "admin1")
     # Ariha (two events) and Idleb itself: the other eight places are no longer drawn.
     expect(page.get_by_text("3 events · 1 Mar – 31 Mar 2023")).to_be_visible()
     drawn(page, 3, 2)
-    subs = page.get_by_test_id("stMultiSelect").filter(has_text="Sub-event types")
-    subs.scroll_into_view_if_needed()
-    subs.click()
-    page.get_by_role("option", name="Armed clash", exact=True).click()
-    page.wait_for_function("new URL(location.href).searchParams.get('sub') === 'Armed clash'")
-    idle(page)
+    pick(page, "Sub-event types", "Armed clash", "sub")
     drawn(page, 1, 1)  # the clash near Ariha
     shot(page, "acled-laptop-region.png")
     assert not traffic.blocked and not traffic.console_errors, traffic
