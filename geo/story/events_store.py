@@ -4,8 +4,9 @@ A story with more than ``BIG_EVENTS`` events is validated once (``load_story``, 
 process so the server never holds the whole table), then written under the cache folder as
 ``events.parquet`` (date order, row groups of ``ROW_GROUP`` events, each event's point as WKB in
 a ``geometry`` column described by GeoParquet ``geo`` metadata), ``places.parquet`` (the checked
-places, so an open does not check ``places.csv`` again), ``light.npz`` (the map's columns of
-every event as plain arrays: the map slices them on every rerun), ``events.duckdb`` (an empty
+places, so an open does not check ``places.csv`` again), ``light/`` (the map's columns of
+every event, one ``.npy`` each, memory-mapped: the map slices them on every rerun),
+``by-place/`` (geo.story.place_index), ``events.duckdb`` (an empty
 database the store's read-only connection opens) and ``summary.json`` (facets), keyed by the
 story files' names, sizes, mtimes and contents. A window, viewport, count or per-place count is
 one parameterised SQL query over the Parquet file: DuckDB reads only the row groups whose
@@ -69,8 +70,8 @@ BIG_EVENTS = 50_000
 BIG_CSV_BYTES = 7_000_000
 ROW_GROUP = 16_384
 # 6: DuckDB (geometry and country columns, events.duckdb); 7: sub_type and admin1; 8: the events
-# by place, and the killed figures among the light columns.
-CACHE_VERSION = 8
+# by place, and the killed figures among the light columns; 9: the light columns memory-mapped.
+CACHE_VERSION = 9
 # Each store's DuckDB connection: 1 GB at most (DuckDB spills or fails a query past it, the
 # server keeps running) and 2 threads (the machine's cores; a window never needs more).
 DUCKDB_CONFIG = {"memory_limit": "1GB", "threads": 2}
@@ -104,7 +105,7 @@ _SOURCE_SUFFIXES = (".toml", ".csv", ".parquet", ".geojson")
 _SIZED = {
     "events.parquet": "parquet_bytes",
     "places.parquet": "places_bytes",
-    "light.npz": "light_bytes",
+    "light": "light_bytes",
     "events.duckdb": "duckdb_bytes",
 }
 
@@ -221,13 +222,13 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         pq.write_table(places, tmp / "places.parquet")
         # Read back from the Parquet, so the arrays hold exactly what the slow path would give.
         light = _light_from_parquet(tmp / "events.parquet")
-        _write_light(tmp / "light.npz", light)
+        _write_light(tmp / "light", light)
         # The events by place for the map's windows: 1-2 s at ten million events, paid here
         # rather than on a server's first page.
         PlaceIndex.of(light, story.places).save(tmp / place_index.FOLDER)
         del light
         for name, size in _SIZED.items():
-            summary[size] = (tmp / name).stat().st_size
+            summary[size] = _size(tmp / name)
         (tmp / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
         return _put_in_place(tmp, root, path, key)
     finally:
@@ -402,12 +403,19 @@ def _prune(root: Path, path: Path, keep: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _size(path: Path) -> int:
+    """A file's size, or a folder's files' sizes added up."""
+    if path.is_dir():
+        return sum(f.stat().st_size for f in path.iterdir())
+    return path.stat().st_size
+
+
 def _complete(entry: Path) -> bool:
     """An entry is used only when its summary is readable and its Parquet has the right size."""
     try:
         summary = json.loads((entry / "summary.json").read_text(encoding="utf-8"))
         return summary.get("version") == CACHE_VERSION and all(
-            (entry / name).stat().st_size == summary[size] for name, size in _SIZED.items()
+            _size(entry / name) == summary[size] for name, size in _SIZED.items()
         )
     except (OSError, ValueError, KeyError, TypeError):
         return False
@@ -773,7 +781,7 @@ class EventStore:
         about 23 bytes an event (23 MB for a million), so a window for the map is a slice, not
         a read."""
         try:
-            return _read_light(self.folder / "light.npz")
+            return _read_light(self.folder / "light")
         except (OSError, ValueError, KeyError):
             return _light_from_parquet(self.events_path)  # a damaged copy: the slow way
 
@@ -826,9 +834,9 @@ def _light_from_parquet(events_path: Path) -> pd.DataFrame:
     return out
 
 
-def _write_light(path: Path, light: pd.DataFrame) -> None:
-    """The light frame as plain arrays: dates as microseconds, categoricals as codes and names
-    (fixed-width text, so reading needs no pickle)."""
+def _write_light(folder: Path, light: pd.DataFrame) -> None:
+    """The light frame as plain arrays, one ``.npy`` each: dates as microseconds, categoricals
+    as codes and names (fixed-width text, so reading needs no pickle)."""
     arrays = {}
     for col in ("date", "end_date"):
         arrays[col] = light[col].to_numpy().astype("datetime64[us]").view(np.int64)
@@ -836,24 +844,37 @@ def _write_light(path: Path, light: pd.DataFrame) -> None:
         arrays[f"{col}_codes"] = light[col].cat.codes.to_numpy()
         arrays[f"{col}_names"] = np.array(list(light[col].cat.categories), dtype=str)
     arrays["killed"] = light["killed"].to_numpy(np.float32)
-    with path.open("wb") as fh:
-        np.savez(fh, **arrays)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, array in arrays.items():
+        np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
 
 
-def _read_light(path: Path) -> pd.DataFrame:
-    with np.load(path, allow_pickle=False) as npz:
-        columns = {col: npz[col].view("datetime64[us]") for col in ("date", "end_date")}
-        n = len(columns["date"])
-        for col in ("category", "place_id"):
-            codes, names = npz[f"{col}_codes"], npz[f"{col}_names"]
-            if len(codes) != n:
-                raise ValueError(f"{path.name}: {col} has {len(codes)} rows, not {n}")
-            # from_codes refuses a code outside the names (a ValueError as well).
-            columns[col] = pd.Categorical.from_codes(codes, categories=pd.Index(names.tolist()))
-        columns["killed"] = npz["killed"]
-        if len(columns["killed"]) != n or columns["killed"].dtype != np.float32:
-            raise ValueError(f"{path.name}: killed is not {n} float32 figures")
-    return pd.DataFrame(columns, columns=list(LIGHT_COLUMNS))
+def _read_light(folder: Path) -> pd.DataFrame:
+    """The light frame over the entry's arrays, memory-mapped: an open reads no event (copying
+    ten million events' columns out of one file took 0.2-0.8 s of a server's first page); the
+    pages a window touches are read when it does."""
+    arrays = {
+        name: np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+        for name in (*_LIGHT_ARRAYS, "category_names", "place_id_names")
+    }
+    columns = {col: arrays[col].view("datetime64[us]") for col in ("date", "end_date")}
+    n = len(columns["date"])
+    for col in ("category", "place_id"):
+        codes, names = arrays[f"{col}_codes"], arrays[f"{col}_names"]
+        if len(codes) != n:
+            raise ValueError(f"{folder.name}: {col} has {len(codes)} rows, not {n}")
+        # from_codes refuses a code outside the names (a ValueError as well).
+        columns[col] = pd.Categorical.from_codes(codes, categories=pd.Index(names.tolist()))
+    columns["killed"] = arrays["killed"]
+    if len(columns["killed"]) != n or columns["killed"].dtype != np.float32:
+        raise ValueError(f"{folder.name}: killed is not {n} float32 figures")
+    if len(columns["end_date"]) != n:
+        raise ValueError(f"{folder.name}: end_date has {len(columns['end_date'])} rows, not {n}")
+    # copy=False: the columns stay the mapped arrays.
+    return pd.DataFrame(columns, columns=list(LIGHT_COLUMNS), copy=False)
+
+
+_LIGHT_ARRAYS = ("date", "end_date", "category_codes", "place_id_codes", "killed")
 
 
 def open_store(

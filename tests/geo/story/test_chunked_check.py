@@ -158,7 +158,7 @@ def test_the_store_built_in_chunks_holds_what_load_story_gives(tmp_path, monkeyp
         [
             "events.parquet",
             "places.parquet",
-            "light.npz",
+            "light",
             "events.duckdb",
             "summary.json",
             "by-place",

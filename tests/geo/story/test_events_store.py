@@ -350,18 +350,37 @@ def test_damaged_light_arrays_are_not_trusted(tmp_path, monkeypatch):
     folder = generate_story(tmp_path / "stories", 300, seed=4)
     cache = tmp_path / "cache"
     want = open_story(folder, cache).events
-    light = next(cache.glob("*/light.npz"))
-    arrays = dict(np.load(light))
+    light = next(cache.glob("*/light"))
+    arrays = {f.stem: np.load(f) for f in light.glob("*.npy")}
     for damage in (
         {"place_id_codes": arrays["place_id_codes"][:-1]},
         {"category_codes": arrays["category_codes"] + 100},
+        {"killed": arrays["killed"].astype(np.float64)},
         {"date": None},
     ):
-        broken = {k: v for k, v in {**arrays, **damage}.items() if v is not None}
-        with light.open("wb") as fh:
-            np.savez(fh, **broken)
+        for name, array in {**arrays, **damage}.items():
+            (light / f"{name}.npy").unlink(missing_ok=True)
+            if array is not None:
+                np.save(light / f"{name}.npy", array)
         got = events_store.EventStore(light.parent, {}).light_events()
         pd.testing.assert_frame_equal(got, want)  # read from the Parquet instead
+
+
+def _mapped(array: np.ndarray) -> bool:
+    """Whether ``array`` is a view of a memory-mapped file."""
+    while isinstance(array, np.ndarray):
+        if isinstance(array, np.memmap):
+            return True
+        array = array.base
+    return False
+
+
+def test_the_light_columns_are_mapped_not_read(built):
+    _, _, _, store = built
+    light = store.light_events()
+    # The dates and figures are views of the entry's files, not copies in the server.
+    assert all(_mapped(light[col].to_numpy()) for col in ("date", "end_date", "killed"))
+    assert not _mapped(events_store._light_from_parquet(store.events_path)["date"].to_numpy())
 
 
 def test_a_broken_big_story_reports_file_and_line(tmp_path, monkeypatch):
