@@ -80,7 +80,9 @@ def _facets(path: str, fingerprint: tuple) -> tuple[list[str], list[str], dict[s
     # Once per story: scanning a million events' actors on every rerun would cost seconds.
     story = load(path, fingerprint)
     order = list(CATEGORY_COLOURS)
-    cats = sorted(story.events["category"].unique(), key=lambda c: (order.index(c), c))
+    # A big story's categories are in its store's summary: no pass over its events.
+    found = story.store.categories if story.store else story.events["category"].unique()
+    cats = sorted(found, key=lambda c: (order.index(c), c))
     names = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
     return cats, story.store.actors if story.store else all_actors(story.events), names
 

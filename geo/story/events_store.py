@@ -223,6 +223,9 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         # Read back from the Parquet, so the arrays hold exactly what the slow path would give.
         light = _light_from_parquet(tmp / "events.parquet")
         _write_light(tmp / "light", light)
+        figures = light["killed"].to_numpy()
+        has = ~np.isnan(figures)
+        summary["killed_top"] = int(figures[has].max()) if has.any() else None
         # The events by place for the map's windows: 1-2 s at ten million events, paid here
         # rather than on a server's first page.
         PlaceIndex.of(light, story.places).save(tmp / place_index.FOLDER)
@@ -749,6 +752,9 @@ class EventStore:
 
     def max_killed(self) -> int | None:
         """The highest reported ``killed`` figure of the story, None when none has one."""
+        if "killed_top" in self.summary:  # kept by the build: no query on a first page
+            top = self.summary["killed_top"]
+            return None if top is None else int(top)
         with _CONNECTING:
             con = self._connection
         top = (

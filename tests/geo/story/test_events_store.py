@@ -491,3 +491,13 @@ def test_narrow_filters_are_not_vacuous(built):
     total = len(filter_events(story.events, start, end))
     for narrow in ({"killed": (2, 10)}, {"countries": ("SY",)}, {"text": "BATTLE reported"}):
         assert 0 < len(_narrowed(story, start, end, **narrow)) < total, narrow
+
+
+def test_the_highest_toll_is_kept_by_the_build_and_matches_the_query(built):
+    _, _, story, store = built
+    want = int(story.events["killed"].max())
+    assert store.summary["killed_top"] == want == store.max_killed()
+    asked = events_store.EventStore(
+        store.folder, {k: v for k, v in store.summary.items() if k != "killed_top"}
+    )
+    assert asked.max_killed() == want  # an entry without it asks DuckDB
