@@ -34,7 +34,8 @@ def test_an_imported_acled_export_opens_with_its_places(server, page_for, import
     expect(pin).to_be_visible(timeout=30_000)
     pin.click()
     details = page.get_by_test_id("stColumn").filter(has_text="Details")
-    expect(details).to_contain_text("Arsal · town, LB", timeout=30_000)
+    # Its region (admin1, from the export) between its kind and its country.
+    expect(details).to_contain_text("Arsal · town, Baalbek-Hermel, LB", timeout=30_000)
     expect(details).to_contain_text("± 3 km · ACLED geo_precision 1")
     # Shown addresses carry an invisible word joiner after the scheme (no autolink).
     expect(details).to_contain_text("ACLED event LBN900001 (https")
