@@ -40,11 +40,10 @@ def _days(values: pd.Series) -> list[str]:
     return np.datetime_as_string(values.to_numpy(dtype="datetime64[D]"), unit="D").tolist()
 
 
-def _counted(story: Story, window: pd.DataFrame, index: scale.PlaceIndex | None):
+def _counted(story: Story, window: pd.DataFrame, index: scale.PlaceIndex | None, span):
     """The window's events per place row, and a function of wanted place rows giving their
-    ``scale.place_summary``."""
+    ``scale.place_summary``; ``span`` is ``index.span(window)``."""
     n = len(story.places)
-    span = None if index is None else index.span(window)
     if span is not None:
         groups = index.groups(span, n)
         return groups[1] - groups[0], lambda wanted: index.summary(window, span, groups, wanted)
@@ -158,11 +157,12 @@ def window_payload(
     whether the events are those of the whole window or only of the view: a map is framed on
     the former, never on the latter (a view framed on itself would chase its own reruns).
     """
-    counts, summarise = _counted(story, window, index)
+    # Whether the window is a run of the story's rows: then the index answers without a pass.
+    span = None if index is None else index.span(window)
+    counts, summarise = _counted(story, window, index, span)
     singles, clusters, cut = _rows(story, window, counts, viewport)
     places = _places(story, singles, viewport, selected)
     place_index = {int(r): n for n, r in enumerate(story.places.index.get_indexer(places.index))}
-    span = None if index is None else index.span(window)
     cats = (span and index.categories_in(span)) or sorted(used_values(window["category"]))
     return {
         **story_frame(story, cats),
