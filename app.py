@@ -21,7 +21,7 @@ from dashboard.chapters import (
     open_now,
     tour_step,
 )
-from dashboard.charts import timeline
+from dashboard.charts import begin, timeline
 from dashboard.dates import DATES_KEY, date_controls, play_pace, play_step
 from dashboard.details import DETAILS_KEY, about, details
 from dashboard.event_list import LIST_KEY, event_list, skip_map
@@ -256,6 +256,8 @@ if story.chapters and WHOLE:
     chapter_bar(shown, state)
 elif story.chapters:
     chapter_room(story.chapters)
+if WHOLE:
+    begin(shown, chosen)  # counted and drawn while the map is built
 story_panel(shown, chosen, state, WHOLE, default_story)
 if WHOLE:
     # Per story and filter, not per window: built on a full run only, untouched by a slider move.

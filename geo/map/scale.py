@@ -156,13 +156,19 @@ def place_counts(codes: np.ndarray, n_places: int) -> np.ndarray:
     return np.bincount(codes[codes >= 0], minlength=n_places)[:n_places]
 
 
-def place_summary(window: pd.DataFrame, codes: np.ndarray, wanted: np.ndarray) -> pd.DataFrame:
+def place_summary(
+    window: pd.DataFrame, codes: np.ndarray, wanted: np.ndarray, counts: np.ndarray | None = None
+) -> pd.DataFrame:
     """Per wanted place row with events: events, first day, last day, the latest event's
-    category, and ``order``, its first event's position in the window."""
+    category, and ``order``, its first event's position in the window. ``counts`` is
+    ``place_counts(codes, …)`` when the caller has it."""
     codes = np.asarray(codes)
     size = max(int(codes.max(initial=-1)) + 1, 1)
-    known = np.flatnonzero(codes >= 0)
-    at = codes[known]
+    if len(codes) and codes.min() >= 0:  # every event placed (a big story's are): no gather
+        known, at = np.arange(len(codes)), codes
+    else:
+        known = np.flatnonzero(codes >= 0)
+        at = codes[known]
     # Unbuffered ufunc.at over all rows (5 ms a million): a groupby of the wanted rows, or
     # np.unique's sort, took 40-150 ms of every slider move at 1M events.
     first_row = np.full(size, len(codes), dtype=np.int64)
@@ -170,17 +176,18 @@ def place_summary(window: pd.DataFrame, codes: np.ndarray, wanted: np.ndarray) -
     last_row = np.full(size, -1, dtype=np.int64)
     np.maximum.at(last_row, at, known)
     dates = window["date"].to_numpy()
-    ends = window["end_date"].to_numpy()
-    ends = np.where(pd.isna(ends), dates, ends).astype(dates.dtype)
+    # NaT is the smallest int64: the later of start and end is the end, or the start without one.
+    ends = np.maximum(window["end_date"].to_numpy().view(np.int64), dates.view(np.int64))
     last_day = np.full(size, np.iinfo(np.int64).min, dtype=np.int64)
-    np.maximum.at(last_day, at, ends.view(np.int64)[known])
+    np.maximum.at(last_day, at, ends if len(at) == len(ends) else ends[known])
     wanted = np.asarray(wanted, dtype=np.int64)
     wanted = wanted[(wanted >= 0) & (wanted < size)]
     wanted = wanted[last_row[wanted] >= 0]
     latest = last_row[wanted]
+    events = np.bincount(at, minlength=size) if counts is None else np.asarray(counts)
     return pd.DataFrame(
         {
-            "events": np.bincount(at, minlength=size)[wanted],
+            "events": events[wanted],
             # The window is in date order: a place's first row has its first day.
             "first": dates[first_row[wanted]],
             "last": last_day[wanted].view(dates.dtype),

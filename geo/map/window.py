@@ -48,7 +48,8 @@ def _counted(story: Story, window: pd.DataFrame, index: scale.PlaceIndex | None,
         groups = index.groups(span, n)
         return groups[1] - groups[0], lambda wanted: index.summary(window, span, groups, wanted)
     codes = scale.window_codes(window, story.places, None if index is None else index.codes)
-    return scale.place_counts(codes, n), lambda wanted: scale.place_summary(window, codes, wanted)
+    counts = scale.place_counts(codes, n)
+    return counts, lambda wanted: scale.place_summary(window, codes, wanted, counts)
 
 
 def _rows(story: Story, window: pd.DataFrame, counts, viewport: scale.Viewport | None):

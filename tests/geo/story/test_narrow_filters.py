@@ -189,6 +189,25 @@ def test_small_and_big_stories_narrow_alike(big, narrow, categories):
         assert list(light.columns) == list(kept)
 
 
+def test_a_big_storys_filter_is_applied_once_and_its_windows_slice_it(big):
+    """The events through the last in-memory filter are kept: a second window (a slider move,
+    the charts) slices them; another filter replaces them."""
+    small, stored = big
+    aug, sep = (date(2017, 8, 1), date(2017, 8, 31)), (date(2017, 9, 1), date(2017, 9, 30))
+    killed = Narrow(killed=(1, 20))
+    first = narrowed_window(stored, *aug, None, None, killed)
+    kept = events_store._through(stored, killed)
+    assert events_store._through(stored, Narrow(killed=(1, 20))) is kept
+    second = narrowed_window(stored, *sep, None, None, killed)
+    assert set(first.index) | set(second.index) <= set(kept.index)
+    for window, (start, end) in ((first, aug), (second, sep)):
+        want = narrowed_window(small, start, end, None, None, killed)
+        assert list(window.index) == list(want.index) and len(want)
+    syria = Narrow(countries=("SY",))
+    assert events_store._through(stored, syria) is not kept
+    assert len(events_store._through(stored, syria)) != len(kept)
+
+
 # --- links -----------------------------------------------------------------------------------
 
 
