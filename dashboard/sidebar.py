@@ -7,7 +7,7 @@ import os
 import streamlit as st
 
 from dashboard.state import Key, ViewState, layer_key
-from dashboard.stories import Filters, Shown, story_label
+from dashboard.stories import Filters, Shown, story_labels
 from geo.map.layers import ONLINE_TILES
 from geo.map.publish import embed_code, publish_html
 from geo.story.export import country_name
@@ -37,10 +37,11 @@ def story_picker(
         if whole:
             st.page_link("app.py", label="Map of the story")
             st.page_link(NEW_STORY_PAGE, label="New story from an article")
+            labels = story_labels(stories)
             return st.selectbox(
                 "Story",
                 list(stories),
-                format_func=lambda story_id: story_label(stories, story_id),
+                format_func=labels.get,
                 key=Key.STORY_PICK,
             )
         # The sidebar is there from the start, so the map does not shift when it fills.

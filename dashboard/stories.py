@@ -11,6 +11,7 @@ import streamlit as st
 
 from geo.map.assets import ensure_static
 from geo.map.style import CATEGORY_COLOURS
+from geo.names import distinct_labels
 from geo.story.events_store import Narrow
 from geo.story.library import StoryEntry
 from geo.story.load import Problem, Story, StoryError, story_words, unreadable
@@ -191,12 +192,17 @@ def describe(stories: dict[str, StoryEntry], story_id: str) -> tuple:
     return span, s.categories, s.actors, s.countries, list(s.regions), s.sub_types
 
 
-def story_label(stories: dict[str, StoryEntry], story_id: str) -> str:
-    """A story's name in the picker."""
-    entry = stories[story_id]
-    if entry.problem:
-        return f"{entry.id} — cannot be shown ({entry.problem})"
-    return entry.title + ("" if entry.bundled else " (yours)")
+def story_labels(stories: dict[str, StoryEntry]) -> dict[str, str]:
+    """The stories' names in the picker, by id; a folder's name follows a title two share."""
+    labels = {}
+    for entry in stories.values():
+        if entry.problem:
+            labels[entry.id] = f"{entry.id} — cannot be shown ({entry.problem})"
+        else:
+            labels[entry.id] = entry.title + ("" if entry.bundled else " (yours)")
+    # A picker holds its choice by label: of two stories with one title, the second could not
+    # be chosen, and a link to it turned to the first on the next run.
+    return distinct_labels(labels)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import math
 import re
 import string
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from html import escape
@@ -170,3 +171,10 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def noun(n: int, word: str, many: str | None = None) -> str:
     """The noun alone for ``n`` things: 'column' for one, 'columns' for any other number."""
     return word if n == 1 else many or f"{word}s"
+
+
+def distinct_labels(labels: dict[str, str]) -> dict[str, str]:
+    """``labels`` by key, each label two keys share followed by its key: a Streamlit picker
+    holds its choice by label, so of two alike the second could not be chosen."""
+    seen = Counter(labels.values())
+    return {k: v if seen[v] == 1 else f"{v} · {k}" for k, v in labels.items()}

@@ -40,7 +40,7 @@ from geo.map.assets import ensure_static
 from geo.map.editor import editor_layers, editor_map, editor_state
 from geo.map.layers import browser_layers
 from geo.map.payload import story_payload
-from geo.names import clip, html_text, literal, plural
+from geo.names import clip, distinct_labels, html_text, literal, plural
 from geo.paths import default_cache_dir
 from geo.story.drafts import (
     load_draft,
@@ -447,9 +447,9 @@ except StorageError as exc:  # the database cannot be reached: a new story can s
     saved_stories = {}
 if saved_stories:
     with st.expander("…or continue a saved story: add a report to it, or correct it"):
+        titles = distinct_labels({k: e.title for k, e in saved_stories.items()})
         pick = st.selectbox(
-            "Saved story", list(saved_stories), format_func=lambda k: saved_stories[k].title,
-            key="continue_pick",
+            "Saved story", list(saved_stories), format_func=titles.get, key="continue_pick",
         )  # fmt: skip
         if st.button("Continue this story"):
             try:

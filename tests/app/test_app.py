@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import os
+import shutil
 from datetime import date
 from pathlib import Path
 
@@ -260,3 +261,22 @@ def test_the_story_payload_goes_to_the_cache_folder_and_is_bounded(tmp_path):
     assert (folder / f"old-{PAYLOADS_KEPT + 4:02d}.json").exists()
     url = f"/component/dashboard.map_panel.story_data/{written[0].name}"
     assert url in str(at.get("component_instance")[0].proto)
+
+
+def test_two_stories_with_one_title_are_both_chosen_and_linked(monkeypatch, tmp_path):
+    # Two imports of one export under one title: the picker holds its choice by label, so the
+    # second was shown once from its link and then turned into the first on the next run.
+    folder = tmp_path / "stories"
+    for story_id in ("alike-1", "alike-2"):
+        shutil.copytree(FIXTURES / "mini", folder / story_id)
+    monkeypatch.setenv("DATELINE_STORIES_DIR", str(folder))
+    at = app_run(story="alike-2")
+    pick = at.selectbox(key="story_pick")
+    assert pick.value == "alike-2"
+    # AppTest gives the options as the labels shown.
+    assert len(set(pick.options)) == len(pick.options) == 3  # with the bundled story
+    assert all(any(i in label for label in pick.options) for i in ("alike-1", "alike-2"))
+    at.slider(key="window").set_value((date(2017, 8, 1), date(2017, 8, 20))).run()
+    assert not at.exception
+    assert at.selectbox(key="story_pick").value == "alike-2"
+    assert at.query_params["story"] == "alike-2"

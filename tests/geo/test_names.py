@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from geo.names import normalize, split_aliases, variants
+from geo.names import distinct_labels, normalize, split_aliases, variants
 
 
 @pytest.mark.parametrize(
@@ -110,3 +110,23 @@ def test_variants_drop_blanks_and_duplicates() -> None:
 )
 def test_split_aliases(cell: object, items: list[str]) -> None:
     assert split_aliases(cell) == items
+
+
+@pytest.mark.parametrize(
+    ("labels", "expected"),
+    [
+        ({}, {}),
+        ({"a": "Mosul", "b": "Gaza"}, {"a": "Mosul", "b": "Gaza"}),
+        (
+            {"acled-1": "ACLED fixture", "acled-2": "ACLED fixture", "c": "Other"},
+            {
+                "acled-1": "ACLED fixture · acled-1",
+                "acled-2": "ACLED fixture · acled-2",
+                "c": "Other",
+            },
+        ),
+    ],
+)
+def test_distinct_labels(labels, expected):
+    assert distinct_labels(labels) == expected
+    assert len(set(distinct_labels(labels).values())) == len(labels)
