@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import streamlit as st
 
 from geo.map.assets import ensure_static
@@ -93,9 +94,9 @@ def _narrow_facets(path: str, fingerprint: tuple) -> tuple:
     # Once per story: the countries of the places its events name, and its highest toll; the
     # admin1 names of those places (with their countries) and its events' sub-types.
     story = load(path, fingerprint)
-    used = used_values(story.events["place_id"])
-    countries = story_countries(story.places, used)
-    regions = _regions(story, used)
+    used = _used_places(story)
+    countries = story_countries(used)
+    regions = _regions(used)
     if story.store is None:
         subs = sorted({t for t in story.events["sub_type"] if isinstance(t, str) and t})
         return countries, killed_range(story.events), regions, subs
@@ -109,14 +110,27 @@ def _narrow_facets(path: str, fingerprint: tuple) -> tuple:
     return countries, top, regions, subs
 
 
-def _regions(story: Story, used) -> dict[str, tuple[str, ...]]:
-    """Each admin1 name of the places in ``used`` and the countries its places lie in."""
+def _used_places(story: Story):
+    """The rows of ``story.places`` that its events name."""
     places = story.places
-    if "admin1" not in places:
+    index = getattr(story.store, "place_index", None)
+    index = index and index()
+    if index is not None:
+        # A big story's events by place (mapped from its cache entry): a binary search per
+        # place, not a pass over ten million events (0.1-0.2 s of a first page).
+        lo, hi = index.groups((0, len(index.codes)), len(places))
+        return places.iloc[np.flatnonzero(hi > lo)]
+    return places[places["id"].isin(used_values(story.events["place_id"]))]
+
+
+def _regions(used) -> dict[str, tuple[str, ...]]:
+    """Each admin1 name of the places ``used`` and the countries its places lie in."""
+    if "admin1" not in used:
         return {}
-    rows = places[places["id"].isin(list(used))]
     out: dict[str, set[str]] = {}
-    for name, cell in zip(rows["admin1"], rows["country"], strict=True):
+    # Each distinct pair once: a place at a time over 20,000 places took 90 ms.
+    pairs = used[["admin1", "country"]].drop_duplicates()
+    for name, cell in zip(pairs["admin1"].tolist(), pairs["country"].tolist(), strict=True):
         if isinstance(name, str) and name:
             out.setdefault(name, set()).update(place_countries(cell))
     return {name: tuple(sorted(out[name])) for name in sorted(out)}
