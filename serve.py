@@ -12,6 +12,7 @@ never shown.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 
@@ -48,6 +49,22 @@ def preload(names: tuple[str, ...] = PRELOAD) -> list[str]:
     return failed
 
 
+def warm_labels() -> None:
+    """Have Streamlit load its emoji catalogue now: a widget label that is not plain ASCII
+    (the speed buttons' "1×") makes it look for a leading emoji, and importing the catalogue
+    (its pattern compiled on import) took 0.2-0.4 s of a new server's first page. Called in
+    the server only (Streamlit is loaded there already); ``preload`` leaves Streamlit alone."""
+    from streamlit.string_util import extract_leading_icon
+
+    extract_leading_icon("1×")
+
+
+def _warm() -> None:
+    preload()
+    with contextlib.suppress(Exception):  # only a warm-up: the page compiles it itself
+        warm_labels()
+
+
 def warm_extractor() -> bool:
     """Read the place index (built by ``dev.py`` at set-up; never built here, a 12 s job) and
     draft one sentence, so that the tables and patterns the extractor reads once are in memory
@@ -70,7 +87,7 @@ def main(argv: list[str]) -> int:
     script, rest = "app.py", argv
     if argv and not argv[0].startswith("-"):
         script, rest = argv[0], argv[1:]
-    threading.Thread(target=preload, name="dateline-preload", daemon=True).start()
+    threading.Thread(target=_warm, name="dateline-preload", daemon=True).start()
     try:
         cli.main(["run", script, *rest], prog_name="streamlit")
     except SystemExit as done:

@@ -41,3 +41,16 @@ def test_the_extractor_is_warmed_only_from_a_built_index(tmp_path, monkeypatch, 
     load_geonames_index(gazetteer_cache)  # what set-up (python -m geo prepare) does
     monkeypatch.setenv("DATELINE_CACHE_DIR", str(gazetteer_cache))
     assert serve.warm_extractor() is True
+
+
+def test_the_emoji_pattern_is_compiled_by_the_warm_up():
+    # A new interpreter: the catalogue and its pattern (compiled when streamlit.emojis is
+    # imported, 0.4 s here) are loaded by the warm-up, not by the first page's "1×" label.
+    code = (
+        "import sys, serve; print('streamlit.emojis' in sys.modules); "
+        "serve.warm_labels(); print('streamlit.emojis' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "True"]
