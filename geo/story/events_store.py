@@ -227,6 +227,9 @@ def build(path: str | Path, root: str | Path, key: str, basemap=BASEMAP) -> Path
         figures = light["killed"].to_numpy()
         has = ~np.isnan(figures)
         summary["killed_top"] = int(figures[has].max()) if has.any() else None
+        # The longest event bounds every window's search (in_window): two passes over ten
+        # million dates on a first page otherwise.
+        summary["longest_us"] = int(longest_span(light) / pd.Timedelta(microseconds=1))
         # The events by place for the map's windows: 1-2 s at ten million events, paid here
         # rather than on a server's first page.
         PlaceIndex.of(light, story.places).save(tmp / place_index.FOLDER)
@@ -958,6 +961,9 @@ def _kept(story: Story, what: str, make):
 
 
 def _longest(story: Story) -> pd.Timedelta:
+    kept = getattr(story.store, "summary", {}).get("longest_us")
+    if isinstance(kept, int) and kept >= 0:  # written with the cache entry
+        return pd.Timedelta(microseconds=kept)
     return _kept(story, "longest", lambda: longest_span(story.events))
 
 

@@ -8,6 +8,7 @@ import shutil
 import sys
 from datetime import date
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ from geo.story.export import events_csv, events_csv_parts, events_geojson, event
 from geo.story.library import find_stories
 from geo.story.load import StoryError, load_story
 from geo.story.place_index import PlaceIndex
-from geo.story.timeline import events_per_day, filter_events
+from geo.story.timeline import events_per_day, filter_events, longest_span
 from tests.helpers import MINI
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -501,3 +502,17 @@ def test_the_highest_toll_is_kept_by_the_build_and_matches_the_query(built):
         store.folder, {k: v for k, v in store.summary.items() if k != "killed_top"}
     )
     assert asked.max_killed() == want  # an entry without it asks DuckDB
+
+
+def test_the_longest_event_is_kept_by_the_build(built):
+    _, _, story, store = built
+    want = longest_span(story.events)
+    assert want > pd.Timedelta(0)  # the story has events that last: the figure means something
+    assert pd.Timedelta(microseconds=store.summary["longest_us"]) == want
+    big = SimpleNamespace(store=store, events=store.light_events())
+    assert events_store._longest(big) == want
+    # An entry written without it works it out from the events.
+    older = events_store.EventStore(
+        store.folder, {k: v for k, v in store.summary.items() if k != "longest_us"}
+    )
+    assert events_store._longest(SimpleNamespace(store=older, events=big.events)) == want
