@@ -155,6 +155,9 @@ def story_map(
         returned_objects=["last_object_clicked_tooltip", *(["zoom", "bounds"] if big else [])],
         use_container_width=True,
         height=620,
+        # st_folium renders the map itself as well: its whole page rendered first changes
+        # nothing that is sent (the same arguments, checked) and took half of its time.
+        render=False,
     )
     _map_notes(data if big else None, tiles)
     if not whole and (clicked or {}).get("dl_painted"):

@@ -280,3 +280,20 @@ def test_two_stories_with_one_title_are_both_chosen_and_linked(monkeypatch, tmp_
     assert not at.exception
     assert at.selectbox(key="story_pick").value == "alike-2"
     assert at.query_params["story"] == "alike-2"
+
+
+def test_the_map_is_sent_the_same_without_streamlit_folium_rendering_its_page(monkeypatch):
+    # dashboard/map_panel.py passes render=False: st_folium then renders only the map, which
+    # must send the very arguments a whole-page render sends (a folium upgrade could change it).
+    import streamlit_folium
+
+    from geo.map.layers import base_map
+    from geo.story.load import load_story
+
+    sent = []
+    monkeypatch.setattr(streamlit_folium, "_component_func", lambda **kw: sent.append(kw))
+    story = load_story(FIXTURES / "mini")
+    for render in (True, False):
+        streamlit_folium.st_folium(base_map(story), key="m", render=render, height=620)
+    whole, alone = ({k: v for k, v in kw.items() if k != "on_change"} for kw in sent)
+    assert whole == alone and "L.map" in whole["script"]
