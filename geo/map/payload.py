@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections import namedtuple
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pandas as pd
@@ -36,10 +38,27 @@ def _day(value) -> str | None:
     return None if value is None or pd.isna(value) else pd.Timestamp(value).strftime("%Y-%m-%d")
 
 
+def records(frame: pd.DataFrame, index: bool = True) -> Iterator[tuple]:
+    """``frame.itertuples(index=index)``, the same named tuples, from each column's list.
+
+    ``itertuples`` takes each column by position, and with text column labels (Arrow strings)
+    that lookup cost ~0.4 ms a column: 14 ms of a 20 ms map payload for two small frames.
+    """
+    columns = list(frame.columns)
+    names = ["Index", *map(str, columns)] if index else list(map(str, columns))
+    row = namedtuple("Row", names, rename=True)
+    values = [frame[c].tolist() for c in columns]
+    if index:
+        values.insert(0, frame.index.tolist())
+    if not values:  # no columns and no index: one empty row per row, as itertuples gives
+        return (row() for _ in range(len(frame)))
+    return map(row._make, zip(*values, strict=True))
+
+
 def place_rows(places: pd.DataFrame) -> list[dict]:
     """Each of ``places`` as the map's script draws it: dot, circle, label and tooltip."""
     out = []
-    for p in places.itertuples():
+    for p in records(places):
         area = p.kind in AREA_KINDS or p.radius_m >= REGION_RADIUS_M
         out.append(
             {
@@ -85,7 +104,7 @@ def convoy_rows(story: Story, convoy: pd.DataFrame) -> list[dict]:
     sources = dict(zip(story.sources["id"], story.sources["publication"], strict=True))
     words = story_words(story.meta)
     out = []
-    for r in convoy.itertuples():
+    for r in records(convoy):
         where = r.place_name or f"{r.lat:.2f}, {r.lon:.2f}"
         group = "" if r.group == "all" else f" ({escape(r.group)})"
         tip = (
@@ -112,7 +131,7 @@ def front_rows(story: Story, fronts: pd.DataFrame) -> list[dict]:
     """Each of the ``fronts`` polygons (rows of story.fronts) with its style and tooltip."""
     words = story_words(story.meta)
     out = []
-    for f in fronts.itertuples():
+    for f in records(fronts):
         side = SIDE_STYLE.get(f.side, SIDE_STYLE["LB"])
         span = fmt_span(f.valid_from, f.valid_to)
         tip = (
@@ -181,7 +200,7 @@ def _front_days(story: Story, front_ids: dict[str, int]) -> dict:
     """The polygons drawn from each day a polygon starts or ends on (the day after its last):
     an empty list from the day the last one ends. Grows with the polygons, not the span."""
     days = set()
-    for f in story.fronts.itertuples():
+    for f in records(story.fronts):
         days.add(f.valid_from.date())
         days.add(f.valid_to.date() + timedelta(days=1))
     out = {}

@@ -21,6 +21,7 @@ from geo.map.payload import (
     convoy_rows,
     front_rows,
     place_rows,
+    records,
     story_frame,
 )
 from geo.map.text import keyed_tip, plural
@@ -67,7 +68,7 @@ def _clusters(plan: scale.Plan) -> list[dict]:
     """The plan's grid clusters: count, label, where, and the bounds a click zooms to."""
     zoom_to = min(plan.zoom + 3, scale.MAX_ZOOM)
     out = []
-    for c in plan.clusters.itertuples(index=False):
+    for c in records(plan.clusters, index=False):
         n, key = int(c.events), f"cluster:{c.key}"
         tip = f"{plural(n, 'event')} at {plural(c.points, 'place')} · click to zoom in"
         out.append(
