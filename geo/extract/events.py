@@ -26,7 +26,11 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                    # People moved: "patients were moved out of hospital", "29 foreigners were
                    # taken off the island", "2,000 people had got out of the flooded areas".
                    r"|(?:moved|brought|got|ferried|airlifted) (?:out of|to safety)"
-                   r"|(?:were|was|been|being) (?:\w+ )?(?:taken|brought) (?:off|out))\b"),
+                   r"|(?:were|was|been|being) (?:\w+ )?(?:taken|brought) (?:off|out)"
+                   # Sent to fetch people stuck where they are: "to pick up people who were
+                   # stranded", "to rescue residents trapped on roofs".
+                   r"|(?:rescue|pick up|picked up|bring out|fly out|airlift) (?:\w+ ){0,4}?"
+                   r"(?:stranded|marooned|trapped on))\b"),
     # Hazards: words no other kind of news uses.
     ("earthquake", r"\b(?:earthquakes?|quakes?|tremors?|aftershocks?|magnitude[\s-]+\d"
                    r"|seismic|epicent(?:re|er))\b"),
@@ -157,6 +161,20 @@ _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
                    r"|demand(?:ed|s|ing)?)\b[^.;]{0,60}?\b(?:end|halt|stop|ceasefire|truce|calm"
                    r"|restraint|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
+# People stuck where they are: a rescue of them is an evacuation.
+_STRANDED = re.compile(r"\b(?:stranded|marooned|trapped on|cut off|by (?:helicopter|boat)s?"
+                       r"|helicopters?|boats?)\b", re.IGNORECASE)  # fmt: skip
+# A hazard named as the cause of what happened to people ("displaced by the drought", "fled
+# the floods"): masked when the sentence says what happened to them in other words.
+_CAUSE = re.compile(
+    r"\b(?:by|from|after|because of|due to|caused by|following|(?P<verb>fled|fleeing|escaping))\s+"
+    r"(?:the\s+|a\s+|this\s+|last\s+\w+'s\s+)?(?:\w+\s+){0,2}?(?:droughts?|floods?|flooding"
+    r"|floodwaters?|storms?|cyclones?|hurricanes?|typhoons?|earthquakes?|quakes?|wildfires?"
+    r"|fires?|landslides?|famine|rains?)\b",
+    re.IGNORECASE,
+)
+# What people undergo because of a hazard, told as its own happening.
+_CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "The UN condemned the attack": a reaction names the happening it is about; it is words.
 _REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
                        r"|offered (?:his|her|their) condolences)\b", re.IGNORECASE)  # fmt: skip
@@ -371,7 +389,17 @@ def guess_category(sentence: str, theme: str = "") -> str:
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
     category = found[0] if found else "statement"
     if category == "rescue":
-        return theme if theme in _HAZARDS else "evacuation"
+        # People brought out of a place they are stuck in are evacuated; dug out of the
+        # rubble, they are part of the hazard's story.
+        if theme in _HAZARDS and not _STRANDED.search(sentence):
+            return theme
+        return "evacuation"
+    if category in _HAZARDS:
+        # "805,000 people displaced by the drought": the hazard is the cause; what happened to
+        # the people is the happening.
+        masked = _match(_CAUSE.sub(lambda m: f" {m.group('verb') or ''} ", outside))
+        if masked is not None and masked[0] in _CAUSED:
+            return masked[0]
     if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
         return theme
     if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):

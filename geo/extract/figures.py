@@ -56,7 +56,7 @@ for _what, _forms in {
     "victim victims individual individuals adult adults citizen citizens national nationals "
     "employee employees teenager teenagers doctor doctors nurse nurses medic medics "
     "fisherman fishermen farmer farmers sailor sailors firefighter firefighters rescuer rescuers "
-    "volunteer volunteers others crew staff",
+    "volunteer volunteers foreigner foreigners others crew staff",
     "civilians": "civilian civilians",
     "militants": "militant militants jihadist jihadists jihadis insurgent insurgents extremist "
     "extremists terrorist terrorists gunman gunmen",
@@ -65,7 +65,8 @@ for _what, _forms in {
     "soldiers": "soldier soldiers troops servicemen serviceman officer officers policemen "
     "policeman personnel police marine marines peacekeeper peacekeepers guard guards "
     "conscript conscripts",
-    "children": "child children boy boys girl girls baby babies infant infants minor minors",
+    "children": "child children boy boys girl girls baby babies infant infants minor minors "
+    "schoolchild schoolchildren schoolboys schoolgirls",
     "families": "family families",
     "households": "household households",
     "buses": "bus buses",
@@ -237,6 +238,9 @@ _AFTER = re.compile(
     r"|(?P<arrested>arrested|detained|taken\s+into\s+custody|rounded\s+up|jailed|imprisoned"
     r"|" + _PASSIVE + r"(?:held|captured)|held\s+(?:in\s+custody|hostage|captive|prisoner))"
     r"|(?P<evacuated>evacuated|rescued|relocated|airlifted"
+    # People moved away from the danger: "taken off the island", "got out of the flooded
+    # areas", "moved out of hospital", "brought to safety".
+    r"|(?:taken|brought|moved|got|gotten|ferried)\s+(?:off|out\s+of|to\s+safety)"
     r"|(?:moved|taken|brought)\s+to\s+(?:\w+\s+)?shelters|brought\s+out\s+alive"
     r"|(?:pulled|dug)\s+(?:out\s+)?alive|out\s+of\s+the\s+(?:wreckage|rubble|debris|ruins))"
     r"|(?P<homes>destroyed|damaged|flattened|razed|collapsed|demolished|burned|burnt|torched"

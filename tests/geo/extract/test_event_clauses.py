@@ -59,6 +59,29 @@ def test_kind_from_the_happening_words(sentence: str, category: str) -> None:
     assert guess_category(sentence) == category
 
 
+@pytest.mark.parametrize(
+    ("sentence", "theme", "category"),
+    [
+        # Sent to fetch people stuck where they are: an evacuation, even in a flood report.
+        ("Helicopters went in to pick up villagers who were stranded on the hills.", "flood",
+         "evacuation"),
+        ("Boats were used to rescue families from the roofs.", "flood", "evacuation"),
+        # Dug out of the rubble: part of the quake's story.
+        ("Crews rescued a girl from the rubble.", "earthquake", "earthquake"),
+        # The hazard as the cause of what happened to people: that is the happening.
+        ("More than 5,000 people were displaced by the floods.", "flood", "displacement"),
+        ("Thousands of families fled the wildfire overnight.", "wildfire", "displacement"),
+        # The hazard as the subject stays the happening.
+        ("The floods displaced 5,000 people.", "flood", "flood"),
+        ("The storm flattened homes along the coast.", "storm", "storm"),
+    ],
+)  # fmt: skip
+def test_people_moved_outrank_the_hazard_that_moved_them(
+    sentence: str, theme: str, category: str
+) -> None:
+    assert guess_category(sentence, theme) == category
+
+
 def test_each_clause_with_its_own_place_and_happening_is_an_event() -> None:
     text = (
         "On Saturday dozens of patients were moved out of hospital in Chad, "
