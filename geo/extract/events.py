@@ -118,6 +118,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                 r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters))\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
+                # "took back the palace", "had taken the city of X"
+                r"|t(?:ook|aken|aking) back|wrest(?:ed|ing)? back|(?:took|taken) (?:the )?(?:city"
+                r"|town|village|district|airport|base|capital) of"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
                 r"|liberat(?:ed|ing|ion))\b"),
     ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
@@ -197,7 +200,9 @@ _REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfro
                         re.IGNORECASE)  # fmt: skip
 # Quoted words ("“Today ... is the Second Liberation Day”") say what someone said, not what
 # happened: categories are read outside quotes first.
-_QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
+# A quote of a few words ("subjected the city to “heavy bombardment”") is the sentence's own
+# words, not someone's speech: only quotes of four words or more are set aside.
+_QUOTED = re.compile(r"[“\"](?=(?:[^”\"\s]+\s+){3})[^”\"]*[”\"]")
 # The sentence speaks of the present: the article's own date fits it.
 _PRESENT = re.compile(
     r"\b(?:is|are|has|have|says|said|told|announced|declared|stated|added|remains?|continues?|"

@@ -53,6 +53,12 @@ def events(text: str, published: date = MON) -> list[DraftEvent]:
         # A reaction names a happening; it is words.
         ("The UN condemned the bombing of the market.", "statement"),
         ("The ministry denounced the shelling.", "statement"),
+        # A few quoted words are the sentence's own; a long quote is speech.
+        ("Troops subjected the town to \u201cheavy bombardment\u201d overnight.", "shelling"),
+        ("He said: \u201cthe shelling of our town must stop at once\u201d.", "statement"),
+        # Ground taken back or taken by name.
+        ("The army had also taken back much of the palace.", "capture"),
+        ("Government forces had taken the city of Adwa on Saturday.", "capture"),
     ],
 )  # fmt: skip
 def test_kind_from_the_happening_words(sentence: str, category: str) -> None:
