@@ -27,6 +27,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                    # taken off the island", "2,000 people had got out of the flooded areas".
                    r"|(?:moved|brought|got|ferried|airlifted) (?:out of|to safety)"
                    r"|(?:were|was|been|being) (?:\w+ )?(?:taken|brought) (?:off|out)"
+                   # Brought out alive from the rubble: a rescue, part of the hazard's story.
+                   r"(?! alive| of the (?:rubble|wreckage|debris|ruins))"
                    # Sent to fetch people stuck where they are: "to pick up people who were
                    # stranded", "to rescue residents trapped on roofs".
                    r"|(?:rescue|pick up|picked up|bring out|fly out|airlift) (?:\w+ ){0,4}?"
@@ -99,9 +101,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
                r"|water|mud))\b"),
     ("evacuation", r"\b(?:airlift\w*|withdr[ae]w\w*|withdrawal)\b"),
-    ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless|uprooted"
-                     r"|forced (?:from|out of) (?:their|his|her) homes|crossed (?:the border )?"
-                     r"into|asylum)\b"),
+    ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless"
+                     r"|uprooted(?! trees| crops)|forced (?:from|out of) (?:their|his|her) homes"
+                     r"|crossed (?:the border )?into|asylum)\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
     ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|(?:seized|took|snatched|herded|carried"
                   r" off) (?:more than |at least |about |some |over )?(?:[\d,]+|dozens|scores"
@@ -217,6 +219,14 @@ _SAID_IN = re.compile(
 _MEASURED_FROM = re.compile(
     r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
+    re.IGNORECASE,
+)
+# Where people or units come from, not where it happened: "nationals of France", "the Air
+# Force from Coimbatore", "troops from across Kerala".
+_ORIGIN_BEFORE = re.compile(
+    r"\b(?:nationals|citizens|natives)\s+of\s+(?:the\s+)?$"
+    r"|\b(?:teams?|troops|units?|forces?|crews?|volunteers|police|brigades?|battalions?)\s+"
+    r"from\s+(?:across\s+|all\s+over\s+)?(?:the\s+)?$",
     re.IGNORECASE,
 )
 # The most words a _SAID_IN match has: "told reporters later today in the".
@@ -453,6 +463,7 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
     ):
         tier += _ASIDE_TIER

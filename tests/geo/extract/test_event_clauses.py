@@ -56,6 +56,8 @@ def events(text: str, published: date = MON) -> list[DraftEvent]:
         # A few quoted words are the sentence's own; a long quote is speech.
         ("Troops subjected the town to \u201cheavy bombardment\u201d overnight.", "shelling"),
         ("He said: \u201cthe shelling of our town must stop at once\u201d.", "statement"),
+        ("Uprooted trees blocked the road.", "statement"),
+        ("Thousands were uprooted by the fighting.", "displacement"),
         # Ground taken back or taken by name.
         ("The army had also taken back much of the palace.", "capture"),
         ("Government forces had taken the city of Adwa on Saturday.", "capture"),
@@ -74,6 +76,8 @@ def test_kind_from_the_happening_words(sentence: str, category: str) -> None:
         ("Boats were used to rescue families from the roofs.", "flood", "evacuation"),
         # Dug out of the rubble: part of the quake's story.
         ("Crews rescued a girl from the rubble.", "earthquake", "earthquake"),
+        ("At least 900 people had been brought out alive by Tuesday.", "earthquake",
+         "earthquake"),
         # The hazard as the cause of what happened to people: that is the happening.
         ("More than 5,000 people were displaced by the floods.", "flood", "displacement"),
         ("Thousands of families fled the wildfire overnight.", "wildfire", "displacement"),
@@ -145,3 +149,16 @@ def test_a_headline_with_a_full_stop_is_a_sentence() -> None:
 def test_relative_clause_future_is_not_the_dates(text: str, day: date) -> None:
     found = find_dates(text, MON, split_sentences(text))
     assert found[0].date == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "On Friday 40 tourists, nationals of Chad, were flown home after the floods in Niger.",
+        "On Friday troops from Chad joined the search after the floods in Niger.",
+    ],
+)
+def test_where_people_come_from_is_not_where_it_happened(text: str) -> None:
+    got = events(text)
+    assert got
+    assert {e.place.name for e in got} == {"Niger"}
