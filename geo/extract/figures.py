@@ -263,6 +263,12 @@ _OBJECT_AFTER = re.compile(
     r"\s+(?:(?:" + _APPROX + r")\s+)?(?:\d|(?:" + _WORD_NUMBER + r")\b)", re.IGNORECASE
 )
 _AFTER_WINDOW = 80
+# "A man was killed", "a woman died": one person a toll names without a number.
+_SINGLE_PERSON = re.compile(
+    r"\b(?:a|an)(?=\s+(?:man|woman|person|child|boy|girl|resident|villager|soldier|policeman"
+    r"|protester|civilian)\s+(?:was\s+(?:killed|shot\s+dead|injured|wounded|hurt)|died)\b)",
+    re.IGNORECASE,
+)
 # A bare number right before what happened to it: "more than 2,000 were detained".
 _BARE_AUX = (
     r"were|was|have|has|had|are|is|been|being|reportedly|also|all|later|still|now|feared|"
@@ -700,7 +706,22 @@ def _counts(text: str, blocked: Spans) -> list[_Raw]:
             counted = ("", "", "", end, False)
         raw.append(_Raw(value, high, m.start(), counted[3], counted))
         raw[-1].gapped = gapped
-    return raw
+    return _with_single_persons(text, raw, blocked)
+
+
+def _with_single_persons(text: str, raw: list[_Raw], blocked: Spans) -> list[_Raw]:
+    """``raw`` with the single persons a toll names with "a" ("a man was killed when a panel hit
+    him"): a count of one, in text order."""
+    ones = []
+    for m in _SINGLE_PERSON.finditer(text):
+        if blocked.overlaps(m.start(), m.end()):
+            continue
+        counted = _counted_noun(text, m.end(), 1)
+        if counted is not None and counted[0] in _PERSONS | {"people"}:
+            ones.append(_Raw(1.0, None, m.start(), counted[3], counted))
+    if not ones:
+        return raw
+    return sorted([*raw, *ones], key=lambda r: r.start)
 
 
 def _read_kinds(text: str, raw: list[_Raw], sentences: list[Sentence] | None) -> None:

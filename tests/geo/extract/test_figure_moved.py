@@ -1,4 +1,5 @@
-"""Figures of people moved out of danger, and of schoolchildren, with their kind."""
+"""Figures of people moved out of danger, of schoolchildren and of one person named with "a",
+with their kind."""
 
 from __future__ import annotations
 
@@ -31,3 +32,18 @@ def kinds(text: str) -> set[tuple[str, float]]:
 )
 def test_kind_of_people_moved(text: str, kind: str, value: float) -> None:
     assert (kind, value) in kinds(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("In the port a man was killed when a crane fell on him.", {("killed", 1.0)}),
+        ("A soldier died and 12 were hurt.", {("killed", 1.0), ("injured", 12.0)}),
+        ("Police said a woman was injured.", {("injured", 1.0)}),
+        # "a" before a person with no toll verb is no count.
+        ("A man said the road was closed.", set()),
+        ("A spokesman was killed in the blast.", set()),
+    ],
+)
+def test_one_person_named_with_a(text: str, expected: set[tuple[str, float]]) -> None:
+    assert kinds(text) == expected
