@@ -163,6 +163,8 @@ _PAST_CUE = re.compile(
     r"fell|held|met|made|saw|struck|hit|ran|broke|led|sent|gave|brought|fled|ago|last)\b",
     re.IGNORECASE,
 )
+# A relative pronoun just before a cue: the cue is a relative clause's ("who will ...").
+_RELATIVE_BEFORE = re.compile(r"\b(?:who|which|that|whom)\s+$", re.IGNORECASE)
 # Words ending in -ed that are not past verbs.
 _NOT_PAST = frozenset({"red", "bed", "need", "speed", "seed", "feed", "hundred", "armed", "based"})
 
@@ -243,7 +245,10 @@ def clause_tense(text: str, floor: int, start: int, end: int, ceiling: int) -> T
     if cues:
         return max(cues)[1]
     after = text[end : min(ceiling, end + 60)]
-    fut = _FUTURE_CUE.search(after)
+    # "On Sunday, supporters who will not accept ... stormed": a relative clause's future is
+    # not the date's.
+    fut = next((m for m in _FUTURE_CUE.finditer(after)
+                if not _RELATIVE_BEFORE.search(after, 0, m.start())), None)  # fmt: skip
     past = next((m for m in _PAST_CUE.finditer(after) if m.group().lower() not in _NOT_PAST), None)
     if fut and (not past or fut.start() <= past.start()):
         return "future"

@@ -22,18 +22,32 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     # People told to leave: the happening, even when a hazard is why ("ordered to leave their
     # homes after floodwaters ...").
     ("evacuation", r"\b(?:evacuat(?:e|ed|es|ing|ion|ions)|(?:ordered|told|urged|forced) (?:\w+ )"
-                   r"{0,6}?to (?:leave|flee|move)|evacuation orders?)\b"),
+                   r"{0,10}?to (?:leave|flee|move)|evacuation orders?"
+                   # People moved: "patients were moved out of hospital", "29 foreigners were
+                   # taken off the island", "2,000 people had got out of the flooded areas".
+                   r"|(?:moved|brought|got|ferried|airlifted) (?:out of|to safety)"
+                   r"|(?:were|was|been|being) (?:\w+ )?(?:taken|brought) (?:off|out)"
+                   # Brought out alive from the rubble: a rescue, part of the hazard's story.
+                   r"(?! alive| of the (?:rubble|wreckage|debris|ruins))"
+                   # Sent to fetch people stuck where they are: "to pick up people who were
+                   # stranded", "to rescue residents trapped on roofs".
+                   r"|(?:rescue|pick up|picked up|bring out|fly out|airlift) (?:\w+ ){0,4}?"
+                   r"(?:stranded|marooned|trapped on))\b"),
     # Hazards: words no other kind of news uses.
     ("earthquake", r"\b(?:earthquakes?|quakes?|tremors?|aftershocks?|magnitude[\s-]+\d"
                    r"|seismic|epicent(?:re|er))\b"),
     # "Fighting erupted" is no volcano: only the volcano's own words.
     ("volcano", r"\b(?:volcan\w*|lava|pyroclastic|ash (?:clouds?|plumes?|columns?))\b"),
-    ("landslide", r"\b(?:landslides?|mudslides?|landslips?|rockslides?|avalanches?)\b"),
+    # "A landslide victory" is a vote.
+    ("landslide", r"\b(?:landslides?(?! (?:victory|win|majority))|mudslides?|landslips?"
+                  r"|rockslides?|avalanches?)\b"),
     ("storm", r"\b(?:cyclones?|hurricanes?|typhoons?|tornado(?:e?s)?|tropical storms?"
               r"|storm surges?|(?:made|makes|making) landfall|storms?)\b"),
     ("flood", r"\b(?:floods?|flooding|flooded|floodwaters?|flash[\s-]floods?|inundat\w*|deluges?"
               r"|torrential rains?|heavy rain(?:fall|s)?|monsoon rains?|downpours?|cloudbursts?"
-              r"|swept away|burst (?:its|their) banks|dams? (?:burst|collapsed|breached|broke))\b"),
+              r"|swept away|(?:burst|bursts|broke|breaks|overtopped) (?:its|their) banks"
+              r"|under ?water|overflow(?:ed|ing|s)?|submerg\w*|swamped"
+              r"|dams? (?:burst|collapsed|breached|broke))\b"),
     ("wildfire", r"\b(?:wildfires?|bushfires?|forest fires?|brush ?fires?|blazes?"
                  r"|fires? (?:swept|raged|spread|burned|burnt|broke out|tore))\b"),
     ("drought", r"\b(?:droughts?|famine|crop failures?|dry spells?)\b"),
@@ -44,6 +58,13 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("coup", r"\b(?:coups?(?: d'(?:é|e)tat)?|putsch|juntas?|(?:seiz|tak)(?:e|es|ed|ing) power"
              r"|took power|military takeover|overthr(?:ew|own)"
              r"|toppled|deposed|ousted (?:the )?(?:president|government|prime minister))\b"),
+    # Riot words outrank the vote a riot is about ("who lost the election stormed Congress");
+    # only a crowd's own acts here, as fire and looting are as often an armed group's.
+    ("riot", r"\b(?:vandali[sz]\w*|barricad\w*|clash(?:ed|es)? with (?:the )?(?:riot )?(?:police"
+             r"|officers)|(?:threw|throwing|hurled|hurling) (?:stones|rocks"
+             r"|petrol bombs)|(?:set|burn(?:ed|ing|t)?) (?:\w+ )?tyres|(?:stormed|invaded"
+             r"|forced (?:their|its) way into) (?:the )?(?:congress|parliament|supreme court"
+             r"|palace|capitol|presidential palace|government buildings?))\b"),
     ("election", r"\b(?:elections?|electoral|polls?|polling|ballots?|voters?|voting|voted"
                  r"|re-elected|run-?offs?|referendum|votes? (?:count|tally|cast))\b"),
     # Orders that change everyone's day: before the protests they answer.
@@ -53,7 +74,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("prisoner-swap", r"\b(?:swap|prisoner exchange|exchanged?"
                       r"|exchange (?:of )?(?:the )?(?:bodies|prisoners|captives))\b"),
     ("remains-found", r"\b(?:remains (?:were |was )?(?:found|discovered|recovered|identified)"
-                      r"|mass grave|bodies (?:were )?(?:found|discovered|recovered))\b"),
+                      r"|mass grave|bodies (?:were |have been )?(?:found|discovered|recovered"
+                      r"|turned up|washed up|washed ashore))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
@@ -79,9 +101,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
                r"|water|mud))\b"),
     ("evacuation", r"\b(?:airlift\w*|withdr[ae]w\w*|withdrawal)\b"),
-    ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless|uprooted"
-                     r"|forced (?:from|out of) (?:their|his|her) homes|crossed (?:the border )?"
-                     r"into|asylum)\b"),
+    ("displacement", r"\b(?:fled|flee(?:ing)?|displac\w*|refugees?|homeless"
+                     r"|uprooted(?! trees| crops)|forced (?:from|out of) (?:their|his|her) homes"
+                     r"|crossed (?:the border )?into|asylum)\b"),
     ("handover", r"\b(?:hand(?:ed|ing|s)? over|handover|turned over|surrender\w*)\b"),
     ("abduction", r"\b(?:abduct\w*|kidnap\w*|taken hostage|(?:seized|took|snatched|herded|carried"
                   r" off) (?:more than |at least |about |some |over )?(?:[\d,]+|dozens|scores"
@@ -92,14 +114,15 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|captured (?:\w+ )?(?:fighters|soldiers|militants|men))\b"),
     ("arrest", r"\b(?:arrest(?:ed|s|ing)?|detain\w*|detention|rounded up|in(?:to)? custody)\b"),
     ("riot", r"\b(?:riot(?:s|ed|ers|ing)?(?! police| gear| squad| control)|loot(?:ed|ing|ers)"
-             r"|torched|set (?:fire to|ablaze)|ransack\w*"
-             r"|stormed (?:the )?(?:congress|parliament|supreme court|palace|capitol"
-             r"|presidential palace|government buildings?))\b"),
+             r"|torched|set (?:fire to|ablaze)|ransack\w*)\b"),
     ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
                 r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*|tear ?gas|water cannons?"
                 r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters))\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
+                # "took back the palace", "had taken the city of X"
+                r"|t(?:ook|aken|aking) back|wrest(?:ed|ing)? back|(?:took|taken) (?:the )?(?:city"
+                r"|town|village|district|airport|base|capital) of"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
                 r"|liberat(?:ed|ing|ion))\b"),
     ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
@@ -134,6 +157,8 @@ _VIOLENT = _HAZARDS | frozenset({
     "battle", "offensive", "capture", "airstrike", "shelling", "bombing", "suicide-bombing",
     "attack", "riot", "casualties", "accident", "coup", "protest",
 })  # fmt: skip
+# A protest and a riot at one place and time are one crowd's happening.
+_CROWD = frozenset({"protest", "riot"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
@@ -141,6 +166,23 @@ _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
                    r"|demand(?:ed|s|ing)?)\b[^.;]{0,60}?\b(?:end|halt|stop|ceasefire|truce|calm"
                    r"|restraint|de-?escalation|talks|dialogue|peace)\b", re.IGNORECASE)  # fmt: skip
+# People stuck where they are: a rescue of them is an evacuation.
+_STRANDED = re.compile(r"\b(?:stranded|marooned|trapped on|cut off|by (?:helicopter|boat)s?"
+                       r"|helicopters?|boats?)\b", re.IGNORECASE)  # fmt: skip
+# A hazard named as the cause of what happened to people ("displaced by the drought", "fled
+# the floods"): masked when the sentence says what happened to them in other words.
+_CAUSE = re.compile(
+    r"\b(?:by|from|after|because of|due to|caused by|following|(?P<verb>fled|fleeing|escaping))\s+"
+    r"(?:the\s+|a\s+|this\s+|last\s+\w+'s\s+)?(?:\w+\s+){0,2}?(?:droughts?|floods?|flooding"
+    r"|floodwaters?|storms?|cyclones?|hurricanes?|typhoons?|earthquakes?|quakes?|wildfires?"
+    r"|fires?|landslides?|famine|rains?)\b",
+    re.IGNORECASE,
+)
+# What people undergo because of a hazard, told as its own happening.
+_CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
+# "The UN condemned the attack": a reaction names the happening it is about; it is words.
+_REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
+                       r"|offered (?:his|her|their) condolences)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
     r"\bif\b[^.;]{0,200}\b(?:could|would|might)\b"
@@ -152,12 +194,17 @@ _SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORE
 # A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
 # happening each.
 _MAX_LISTED = 3
+# Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject.
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
+                           re.IGNORECASE)  # fmt: skip
 # A correspondent's sentence: its places are where they report from, not where it happened.
 _REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfrom\b",
                         re.IGNORECASE)  # fmt: skip
 # Quoted words ("“Today ... is the Second Liberation Day”") say what someone said, not what
 # happened: categories are read outside quotes first.
-_QUOTED = re.compile(r"[“\"][^”\"]*[”\"]")
+# A quote of a few words ("subjected the city to “heavy bombardment”") is the sentence's own
+# words, not someone's speech: only quotes of four words or more are set aside.
+_QUOTED = re.compile(r"[“\"](?=(?:[^”\"\s]+\s+){3})[^”\"]*[”\"]")
 # The sentence speaks of the present: the article's own date fits it.
 _PRESENT = re.compile(
     r"\b(?:is|are|has|have|says|said|told|announced|declared|stated|added|remains?|continues?|"
@@ -172,6 +219,14 @@ _SAID_IN = re.compile(
 _MEASURED_FROM = re.compile(
     r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
+    re.IGNORECASE,
+)
+# Where people or units come from, not where it happened: "nationals of France", "the Air
+# Force from Coimbatore", "troops from across Kerala".
+_ORIGIN_BEFORE = re.compile(
+    r"\b(?:nationals|citizens|natives)\s+of\s+(?:the\s+)?$"
+    r"|\b(?:teams?|troops|units?|forces?|crews?|volunteers|police|brigades?|battalions?)\s+"
+    r"from\s+(?:across\s+|all\s+over\s+)?(?:the\s+)?$",
     re.IGNORECASE,
 )
 # The most words a _SAID_IN match has: "told reporters later today in the".
@@ -192,6 +247,8 @@ _CARRY_SENTENCES = 3
 _SAME_SPOT_M = 8_000
 # Between two places of one list: a comma, "and", "or", maybe an article.
 _LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or|&)\s*(?:the\s+)?", re.IGNORECASE)
+# How a sentence ends: a headline does not.
+_SENTENCE_END = re.compile(r"[.!?][\"”’')\]]*\s*$")
 # A line of capitals and nothing else: a heading.
 _HEADING = re.compile(r"[^a-z]{1,40}")
 # Added to a place's tier when it is only where words were said or a landmark.
@@ -340,14 +397,24 @@ def guess_category(sentence: str, theme: str = "") -> str:
     ``theme`` is the article's own kind when it is about a hazard or a vote: a toll in an
     earthquake report is the earthquake's, not a war's casualties.
     """
-    if _CALL.search(sentence):
+    if _CALL.search(sentence) or _REACTION.search(sentence):
         return "statement"  # "called for an end to the fighting": words about a happening
     outside = _QUOTED.sub(" ", sentence)
     # A sentence that is all quote, or quote and a speech verb, is words.
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
     category = found[0] if found else "statement"
     if category == "rescue":
-        return theme if theme in _HAZARDS else "evacuation"
+        # People brought out of a place they are stuck in are evacuated; dug out of the
+        # rubble, they are part of the hazard's story.
+        if theme in _HAZARDS and not _STRANDED.search(sentence):
+            return theme
+        return "evacuation"
+    if category in _HAZARDS:
+        # "805,000 people displaced by the drought": the hazard is the cause; what happened to
+        # the people is the happening.
+        masked = _match(_CAUSE.sub(lambda m: f" {m.group('verb') or ''} ", outside))
+        if masked is not None and masked[0] in _CAUSED:
+            return masked[0]
     if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
         return theme
     if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):
@@ -396,6 +463,7 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
     ):
         tier += _ASIDE_TIER
@@ -474,7 +542,11 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
     """Whether draft ``b`` tells again what ``a`` told: the same kind, days that touch, and
     places that hold one another."""
     kinds = {a.category, b.category}
-    if len(kinds) > 1 and not ("casualties" in kinds and kinds <= _VIOLENT):
+    if (
+        len(kinds) > 1
+        and not ("casualties" in kinds and kinds <= _VIOLENT)
+        and not (kinds <= _CROWD)
+    ):
         return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
     # happening of the days before: its date says nothing against the match.
@@ -500,6 +572,8 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
     others.pop(narrow.name, None)
     category = a.category if a.category != "casualties" else b.category
+    if {a.category, b.category} == _CROWD:
+        category = "riot"  # a protest told again with stones and fire was a riot
     return replace(
         a,
         date=dated.date,
@@ -515,8 +589,36 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     )
 
 
+def _is_headline(ev: DraftEvent) -> bool:
+    """Whether the draft is the article's headline: its first line, with no full stop, dated
+    by nothing of its own."""
+    return (
+        ev.sentence == 0
+        and ev.date_basis in ("published", "context")
+        and not _SENTENCE_END.search(ev.summary)
+    )
+
+
+def fold_headline(events: list[DraftEvent]) -> list[DraftEvent]:
+    """The headline's draft folded into the first body draft at a place that holds it or lies
+    in it, within ``_UNDATED_REACH_DAYS``, whatever its kind: a headline sums up the story's
+    lead happening, which the body tells again with its own date and place."""
+    if not events or not _is_headline(events[0]):
+        return events
+    head = events[0]
+    for i, ev in enumerate(events[1:], 1):
+        near = abs((ev.date - head.date).days) <= _UNDATED_REACH_DAYS
+        if near and (_contains(head.place, ev.place) or _contains(ev.place, head.place)):
+            merged = _merge(ev, head)
+            # The body's sentence leads (it has the date and place); the tellings in text order.
+            merged = replace(merged, sentences=tuple(sorted(merged.sentences)))
+            return [*events[1:i], merged, *events[i + 1 :]]
+    return events
+
+
 def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
     """One draft per happening: later tellings are folded into the first that they repeat."""
+    events = fold_headline(events)
     out: list[DraftEvent] = []
     for ev in events:
         # Only the latest few: a happening is retold within an article's length, and comparing
@@ -620,8 +722,43 @@ def draft_events(
     events: list[DraftEvent] = []
     carried: _Carried | None = None
     for s in sentences:
-        carried = _read_sentence(article, s, events, carried)
+        for clause in _clauses(article, s):
+            carried = _read_sentence(article, clause, events, carried)
     return merge_events(events)
+
+
+def _inside(items: list, s: Sentence) -> list:
+    """The items (places, dates, figures) whose words lie in ``s``, one clause of a sentence;
+    a place of no span (the dateline's) is in every clause."""
+    return [x for x in items if x.start is None or s.start <= x.start < s.end]
+
+
+def _clauses(article: _Article, s: Sentence) -> list[Sentence]:
+    """The sentence's clauses that each tell a happening of their own ("patients were moved
+    out of hospital in X, and a fire near Y blanketed the capital"): split at a semicolon, a
+    ", while" or a ", and" before a new subject, where each side names a place of its own and
+    words of a happening; else the whole sentence."""
+    places = [p for p in article.places.get(s.index, []) if p.via != "dateline"]
+    if len(places) < 2:
+        return [s]
+    parts, start = [], 0
+    for m in _CLAUSE_BREAK.finditer(s.text):
+        parts.append((start, m.start()))
+        start = m.end()
+    parts.append((start, len(s.text)))
+    out = []
+    for a, b in parts:
+        clause = Sentence(s.index, s.start + a, s.start + b, s.text[a:b])
+        if out and _inside(places, clause) and _happening(guess_category(clause.text), False):
+            last = out[-1]
+            if _inside(places, last) and _happening(guess_category(last.text), False):
+                out.append(clause)
+                continue
+        if out:  # no happening of its own: the clause goes with the one before
+            last = out.pop()
+            clause = Sentence(s.index, last.start, clause.end, s.text[last.start - s.start : b])
+        out.append(clause)
+    return out
 
 
 def _read_sentence(
@@ -629,10 +766,11 @@ def _read_sentence(
 ) -> _Carried | None:
     """Add the sentence's happenings to ``events`` (or its tolls to the last one); the last
     dated sentence after it."""
-    all_dates = article.dates.get(s.index, [])
+    all_dates = _inside(article.dates.get(s.index, []), s)
     usable = _event_dates(all_dates, article.published)
     category = guess_category(s.text, article.theme)
-    here = [p for p in article.places.get(s.index, []) if p.via != "dateline"]
+    here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
+    figures = _inside(article.figures.get(s.index, []), s)
     anchor = _keyword_at(s, category, here)
     when = _date_for(usable, anchor)
     if when is not None:
@@ -648,7 +786,7 @@ def _read_sentence(
         # "At least 59 civilians were killed." after a sentence that placed the fighting:
         # the toll is that happening's.
         if when is None or not all_dates:
-            _add_tolls(events, s.index, article.figures.get(s.index, []))
+            _add_tolls(events, s.index, figures)
         return carried
     if _no_happening(s, category, bool(all_dates), bool(usable), when, anchor):
         return carried
@@ -660,7 +798,7 @@ def _read_sentence(
     if tier >= _ASIDE_TIER:
         # Only where it was said or a landmark to measure from ("1,300km southwest of
         # Beijing"): the sentence tells more of the happening just drafted.
-        _add_tolls(events, s.index, article.figures.get(s.index, []))
+        _add_tolls(events, s.index, figures)
         return carried
     place = _event_place(article, s, category, place, here)
     # "won Monday's election": the vote is a happening of its own, on its own day.
@@ -749,7 +887,7 @@ def _event(
         other_places=tuple(dict((p.name, p) for p in others).values()),
         category=category,
         actors=tuple(dict.fromkeys(a.name for a in article.actors.get(s.index, []))),
-        figures=tuple(article.figures.get(s.index, [])),
+        figures=tuple(_inside(article.figures.get(s.index, []), s)),
         summary=s.text,
         sentences=(s.index,),
     )

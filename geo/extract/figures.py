@@ -56,7 +56,7 @@ for _what, _forms in {
     "victim victims individual individuals adult adults citizen citizens national nationals "
     "employee employees teenager teenagers doctor doctors nurse nurses medic medics "
     "fisherman fishermen farmer farmers sailor sailors firefighter firefighters rescuer rescuers "
-    "volunteer volunteers others crew staff",
+    "volunteer volunteers foreigner foreigners others crew staff",
     "civilians": "civilian civilians",
     "militants": "militant militants jihadist jihadists jihadis insurgent insurgents extremist "
     "extremists terrorist terrorists gunman gunmen",
@@ -65,7 +65,8 @@ for _what, _forms in {
     "soldiers": "soldier soldiers troops servicemen serviceman officer officers policemen "
     "policeman personnel police marine marines peacekeeper peacekeepers guard guards "
     "conscript conscripts",
-    "children": "child children boy boys girl girls baby babies infant infants minor minors",
+    "children": "child children boy boys girl girls baby babies infant infants minor minors "
+    "schoolchild schoolchildren schoolboys schoolgirls",
     "families": "family families",
     "households": "household households",
     "buses": "bus buses",
@@ -237,6 +238,9 @@ _AFTER = re.compile(
     r"|(?P<arrested>arrested|detained|taken\s+into\s+custody|rounded\s+up|jailed|imprisoned"
     r"|" + _PASSIVE + r"(?:held|captured)|held\s+(?:in\s+custody|hostage|captive|prisoner))"
     r"|(?P<evacuated>evacuated|rescued|relocated|airlifted"
+    # People moved away from the danger: "taken off the island", "got out of the flooded
+    # areas", "moved out of hospital", "brought to safety".
+    r"|(?:taken|brought|moved|got|gotten|ferried)\s+(?:off|out\s+of|to\s+safety)"
     r"|(?:moved|taken|brought)\s+to\s+(?:\w+\s+)?shelters|brought\s+out\s+alive"
     r"|(?:pulled|dug)\s+(?:out\s+)?alive|out\s+of\s+the\s+(?:wreckage|rubble|debris|ruins))"
     r"|(?P<homes>destroyed|damaged|flattened|razed|collapsed|demolished|burned|burnt|torched"
@@ -259,6 +263,12 @@ _OBJECT_AFTER = re.compile(
     r"\s+(?:(?:" + _APPROX + r")\s+)?(?:\d|(?:" + _WORD_NUMBER + r")\b)", re.IGNORECASE
 )
 _AFTER_WINDOW = 80
+# "A man was killed", "a woman died": one person a toll names without a number.
+_SINGLE_PERSON = re.compile(
+    r"\b(?:a|an)(?=\s+(?:man|woman|person|child|boy|girl|resident|villager|soldier|policeman"
+    r"|protester|civilian)\s+(?:was\s+(?:killed|shot\s+dead|injured|wounded|hurt)|died)\b)",
+    re.IGNORECASE,
+)
 # A bare number right before what happened to it: "more than 2,000 were detained".
 _BARE_AUX = (
     r"were|was|have|has|had|are|is|been|being|reportedly|also|all|later|still|now|feared|"
@@ -696,7 +706,22 @@ def _counts(text: str, blocked: Spans) -> list[_Raw]:
             counted = ("", "", "", end, False)
         raw.append(_Raw(value, high, m.start(), counted[3], counted))
         raw[-1].gapped = gapped
-    return raw
+    return _with_single_persons(text, raw, blocked)
+
+
+def _with_single_persons(text: str, raw: list[_Raw], blocked: Spans) -> list[_Raw]:
+    """``raw`` with the single persons a toll names with "a" ("a man was killed when a panel hit
+    him"): a count of one, in text order."""
+    ones = []
+    for m in _SINGLE_PERSON.finditer(text):
+        if blocked.overlaps(m.start(), m.end()):
+            continue
+        counted = _counted_noun(text, m.end(), 1)
+        if counted is not None and counted[0] in _PERSONS | {"people"}:
+            ones.append(_Raw(1.0, None, m.start(), counted[3], counted))
+    if not ones:
+        return raw
+    return sorted([*raw, *ones], key=lambda r: r.start)
 
 
 def _read_kinds(text: str, raw: list[_Raw], sentences: list[Sentence] | None) -> None:
