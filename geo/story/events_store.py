@@ -57,6 +57,7 @@ from geo.story.place_index import PlaceIndex
 from geo.story.timeline import (
     TEXT_MAX,
     day_table,
+    events_per_day,
     events_per_period,
     filter_events,
     longest_span,
@@ -960,6 +961,22 @@ def _kept(story: Story, what: str, make):
     return kept[what]
 
 
+def _take(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
+    """``frame.take(rows)``, each column taken by NumPy (the light columns: dates,
+    categoricals, floats): pandas' own take cost half as much again at ten million."""
+    out = {}
+    for name in frame.columns:
+        col = frame[name]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            codes = col.cat.codes.to_numpy().take(rows)
+            out[name] = pd.Categorical.from_codes(codes, dtype=col.dtype)
+        elif isinstance(col.dtype, np.dtype):
+            out[name] = col.to_numpy().take(rows)
+        else:
+            return frame.take(rows)  # an extension column: pandas knows how
+    return pd.DataFrame(out, index=frame.index.take(rows), copy=False)
+
+
 def _longest(story: Story) -> pd.Timedelta:
     kept = getattr(story.store, "summary", {}).get("longest_us")
     if isinstance(kept, int) and kept >= 0:  # written with the cache entry
@@ -982,7 +999,7 @@ def _through(story: Story, narrow: Narrow) -> pd.DataFrame:
             got = last.get("pair")
             if got is None or got[0] != narrow:
                 mask = narrow_mask(story.events, story.places, narrow)
-                got = (narrow, story.events.take(np.flatnonzero(mask)))
+                got = (narrow, _take(story.events, np.flatnonzero(mask)))
                 last["pair"] = got
     return got[1]
 
@@ -1060,7 +1077,13 @@ def narrowed_per_period(
     for a big one filtered only by what it keeps in memory (its map columns, killed figures
     and places' countries), else counted in the store's SQL (a GROUP BY: the filtered events
     are never loaded). The GROUP BY over ten million events took 0.5 s of a filter change."""
-    if story.store is None or (not actors and (narrow is None or _in_memory(story, narrow))):
+    if story.store is not None and not actors and narrow and _in_memory(story, narrow):
+        # Counted through the filter's mask: the charts need no copy of the filtered events
+        # (the map's copy is taken meanwhile, in the other thread).
+        events = story_window(story, start, end, categories)
+        keep = narrow_mask(events, story.places, narrow)
+        return per_period(events_per_day(events, start, end, keep), period)
+    if story.store is None or (not actors and narrow is None):
         events = narrowed_window(story, start, end, categories, actors, narrow)
         return events_per_period(events, start, end, period)
     cats = None if categories is None else list(categories)

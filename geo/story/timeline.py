@@ -208,19 +208,30 @@ def all_actors(events: pd.DataFrame) -> list[str]:
     return sorted({a for actors in events["actors"] for a in actors})
 
 
-def events_per_day(events: pd.DataFrame, start: date, end: date) -> pd.DataFrame:
-    """Count of events per day and category over [start, end] (days without events are 0)."""
+def events_per_day(
+    events: pd.DataFrame, start: date, end: date, keep: np.ndarray | None = None
+) -> pd.DataFrame:
+    """Count of events per day and category over [start, end] (days without events are 0);
+    only the rows ``keep`` marks, when given (a filter's mask: no copy of the events)."""
     days = pd.date_range(_ts(start), _ts(end), freq="D")
-    if events.empty:
+    if events.empty or (keep is not None and not keep.any()):
         return pd.DataFrame(index=days)
     # Counted by start day and category code with one bincount: a big window has a million rows
     # (and only the map's columns); events that started before the window are not counted.
-    day = (events["date"].to_numpy() - days[0].to_datetime64()) // np.timedelta64(1, "D")
+    first = events["date"].to_numpy()
     cats = events["category"].astype("category")
     names = list(cats.cat.categories)
-    code = cats.cat.codes.to_numpy().astype(np.int64)
-    keep = (day >= 0) & (day < len(days)) & (code >= 0)
-    flat = np.bincount(day[keep] * len(names) + code[keep], minlength=len(days) * len(names))
+    code = cats.cat.codes.to_numpy()
+    if keep is not None:
+        # Taken by position: a boolean index over ten million rows cost 65-70 ms an array.
+        rows = np.flatnonzero(keep)
+        first, code = first.take(rows), code.take(rows)
+    day = (first - days[0].to_datetime64()) // np.timedelta64(1, "D")
+    cell = day * len(names) + code
+    inside = (day >= 0) & (day < len(days)) & (code >= 0)
+    # Most windows have every row inside: no boolean index (tens of ms at millions of rows).
+    cell = cell if inside.all() else cell[inside]
+    flat = np.bincount(cell, minlength=len(days) * len(names))
     table = pd.DataFrame(flat.reshape(len(days), len(names)), index=days, columns=names)
     table = table.loc[:, table.sum() > 0]
     table = table[sorted(table.columns)]
