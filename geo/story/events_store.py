@@ -944,7 +944,7 @@ def _open_story(path: str | Path, cache_dir, basemap, kwargs) -> Story:
 # it is; an entry goes with its frame. Kept: the longest event (two passes over ten million
 # dates took ~40 ms of every move) and the events through the last in-memory filter.
 _KEPT: dict[int, tuple[weakref.ref, dict]] = {}
-_NARROWING = threading.Lock()
+_NARROWING = threading.RLock()  # taking the rows happens inside taking the frame
 
 
 def _kept(story: Story, what: str, make):
@@ -984,22 +984,32 @@ def _longest(story: Story) -> pd.Timedelta:
     return _kept(story, "longest", lambda: longest_span(story.events))
 
 
+def _through_rows(story: Story, narrow: Narrow) -> np.ndarray:
+    """The rows of the big story's events that pass ``narrow`` (killed and countries, in
+    memory), kept for the last ``narrow``: the charts count them, the map takes them."""
+    return _kept_for(story, "rows", narrow, lambda: np.flatnonzero(narrow_mask(
+        story.events, story.places, narrow)))  # fmt: skip
+
+
 def _through(story: Story, narrow: Narrow) -> pd.DataFrame:
-    """The big story's events that pass ``narrow`` (killed and countries: in memory), kept for
-    the last ``narrow``: a filter's map, charts and slider moves then slice it. Taking 2.3M of
-    ten million rows costs ~80 ms, paid once a filter, not once for the map and again for
-    the charts and on every move."""
-    last = _kept(story, "through", dict)
-    # One filter kept, as one (narrow, frame) pair replaced whole (sessions are threads): a
-    # frame can be hundreds of MB at ten million.
+    """The big story's events that pass ``narrow``, kept for the last ``narrow``: a filter's
+    map and slider moves then slice it. Taking 2.3M of ten million rows costs ~60 ms, paid
+    once a filter, not on every move."""
+    return _kept_for(story, "through", narrow, lambda: _take(
+        story.events, _through_rows(story, narrow)))  # fmt: skip
+
+
+def _kept_for(story: Story, what: str, narrow: Narrow, make):
+    """``make()`` kept as ``what`` for the last ``narrow`` only, as one (narrow, value) pair
+    replaced whole (sessions are threads): a frame can be hundreds of MB at ten million."""
+    last = _kept(story, what, dict)
     got = last.get("pair")
     if got is None or got[0] != narrow:
-        # The map and the timeline's thread ask for the same filter at once: taken once.
+        # The map and the timeline's thread ask for the same filter at once: worked out once.
         with _NARROWING:
             got = last.get("pair")
             if got is None or got[0] != narrow:
-                mask = narrow_mask(story.events, story.places, narrow)
-                got = (narrow, _take(story.events, np.flatnonzero(mask)))
+                got = (narrow, make())
                 last["pair"] = got
     return got[1]
 
@@ -1081,7 +1091,10 @@ def narrowed_per_period(
         # Counted through the filter's mask: the charts need no copy of the filtered events
         # (the map's copy is taken meanwhile, in the other thread).
         events = story_window(story, start, end, categories)
-        keep = narrow_mask(events, story.places, narrow)
+        if len(events) == len(story.events):  # the whole story: the filter's rows are kept
+            keep = _through_rows(story, narrow)
+        else:
+            keep = np.flatnonzero(narrow_mask(events, story.places, narrow))
         return per_period(events_per_day(events, start, end, keep), period)
     if story.store is None or (not actors and narrow is None):
         events = narrowed_window(story, start, end, categories, actors, narrow)
