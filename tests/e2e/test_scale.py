@@ -68,6 +68,48 @@ def test_big_story_shows_clusters_and_a_click_zooms_in(big_server, page_for):
     assert not traffic.console_errors, traffic.console_errors
 
 
+# Whether the locator inset is hidden or clear of every grid disc (in the map's frame).
+LOCATOR_CLEAR = """() => {
+    const loc = document.querySelector("[data-testid='map-locator']");
+    const discs = Array.from(document.querySelectorAll('.dl-agg'),
+                             (el) => el.getBoundingClientRect());
+    if (!loc || !discs.length) { return null; }
+    const style = getComputedStyle(loc), r = loc.getBoundingClientRect();
+    const hidden = style.visibility === 'hidden' || style.display === 'none';
+    const under = discs.filter((d) => d.left < r.right && d.right > r.left &&
+                                      d.top < r.bottom && d.bottom > r.top).length;
+    return {hidden: hidden, under: under};
+}"""
+
+
+def test_the_locator_inset_never_covers_a_grid_disc(big_server, page_for):
+    # A grid disc is a mark the locator dodges, as a place's marker is: one brought under the
+    # inset (the map dragged with the mouse) hides it.
+    page, traffic = page_for(big_server, QUERY, viewport=(1280, 720))
+    clusters = map_frame(page).locator(".dl-agg")
+    expect(clusters.first).to_be_visible(timeout=60_000)
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    frame = _frame(page)
+    locator = map_frame(page).get_by_test_id("map-locator")
+    expect(locator).to_be_attached()
+    box, disc = locator.bounding_box(), clusters.first.bounding_box()
+    # Drag the first disc onto the inset's middle with the mouse (grabbing the map beside it).
+    start = (disc["x"] + disc["width"] + 8, disc["y"] + disc["height"] / 2)
+    target = (box["x"] + box["width"] / 2 + disc["width"] / 2 + 8, box["y"] + box["height"] / 2)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*target, steps=12)
+    page.mouse.up()
+    page.wait_for_selector(APP_READY, timeout=60_000)
+    # Once the new view's discs are drawn, one lies under the inset, which is hidden.
+    frame.wait_for_function(
+        f"() => {{ const s = ({LOCATOR_CLEAR})(); return s && s.under > 0; }}", timeout=30_000
+    )
+    state = frame.evaluate(LOCATOR_CLEAR)
+    assert state["hidden"], state
+    assert not traffic.console_errors, traffic.console_errors
+
+
 HOLD_CHECK = """async () => {
     const sent = [];
     const S = {setComponentValue(v) { sent.push([v, performance.now()]); }};

@@ -262,8 +262,9 @@
     }
     // A big window's grid cluster (geo/map/scale.py): its count; a click zooms to its places,
     // and the server sends what is there at the new zoom.
+    function gridSize(n) { return Math.round(20 + 4 * Math.log10(n)); }
     function gridCluster(c) {
-        var s = Math.round(20 + 4 * Math.log10(c.n));
+        var s = gridSize(c.n);
         var colour = c.n < 100 ? '#3182bd' : c.n < 1000 ? '#e6550d' : '#a50f15';
         var html = '<div class="dl-agg" data-key="' + esc(c.key) + '" style="width:' + s +
             'px;height:' + s + 'px;line-height:' + s + 'px;background:' + colour +
@@ -403,7 +404,11 @@
             });
             labels.sort(function (a, b) { return (a.area - b.area) || (b.count - a.count); });
             var group = this._group;
-            (data.clusters || []).forEach(function (c) { gridCluster(c).addTo(group); });
+            (data.clusters || []).forEach(function (c) {
+                gridCluster(c).addTo(group);
+                // A disc is a mark too: the locator inset hides rather than cover one.
+                ctx.marks.push({p: [c.lon, c.lat], r: gridSize(c.n) / 2 + 3});
+            });
             return cluster;
         },
 
