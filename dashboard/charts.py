@@ -55,14 +55,10 @@ def _chart_specs(
     return [bars, held_chart(area, sides, s.chapters, span, held)]
 
 
-def _drawn(
-    path: str,
-    fingerprint: tuple,
-    cats: tuple[str, ...] | None,
-    acts: tuple[str, ...],
-    narrow: tuple | None,
-) -> tuple[str | None, str | None]:
-    """The two charts' pictures for these filters, kept on disk or drawn (PictureError)."""
+def _drawn(args: tuple) -> tuple[str | None, str | None]:
+    """The two charts' pictures for ``_chart_pictures``' arguments (story and filters), kept
+    on disk or drawn (PictureError)."""
+    path, fingerprint, cats, acts, narrow = args
     # Kept on disk beside the big stories' event stores: a new server's first page would
     # otherwise spend a second starting Vega before its map is done. The key holds what draws
     # them: the specs' version and Vega's.
@@ -104,7 +100,7 @@ def _chart_pictures(
     with _EARLY_LOCK:
         early = _EARLY.pop(args, None)
     # A PictureError is not cached: the next run tries again.
-    return _drawn(*args) if early is None else early.result()
+    return _drawn(args) if early is None else early.result()
 
 
 def _args(shown: Shown, filters: Filters) -> tuple:
@@ -129,7 +125,7 @@ def begin(shown: Shown, filters: Filters) -> None:
         if args not in _EARLY:
             for old in list(_EARLY)[: max(0, len(_EARLY) - 3)]:
                 _EARLY.pop(old)
-            _EARLY[args] = _POOL.submit(_drawn, *args)
+            _EARLY[args] = _POOL.submit(_drawn, args)
 
 
 def timeline(shown: Shown, filters: Filters) -> None:

@@ -11,6 +11,14 @@ import serve
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def fresh_python(code: str) -> list[str]:
+    """The words ``code`` prints in a new interpreter (nothing imported before it)."""
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return out.stdout.split()
+
+
 def test_every_preloaded_module_imports():
     assert serve.preload() == []
 
@@ -26,10 +34,7 @@ def test_the_preload_leaves_streamlit_folium_to_the_script():
         "import sys, serve; serve.preload(); "
         "print('streamlit_folium' in sys.modules, 'streamlit' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["False", "False"]
+    assert fresh_python(code) == ["False", "False"]
 
 
 def test_the_extractor_is_warmed_only_from_a_built_index(tmp_path, monkeypatch, gazetteer_cache):
@@ -50,7 +55,4 @@ def test_the_emoji_pattern_is_compiled_by_the_warm_up():
         "import sys, serve; print('streamlit.emojis' in sys.modules); "
         "serve.warm_labels(); print('streamlit.emojis' in sys.modules)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["False", "True"]
+    assert fresh_python(code) == ["False", "True"]

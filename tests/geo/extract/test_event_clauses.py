@@ -8,23 +8,16 @@ from datetime import date
 
 import pytest
 
-from geo.extract.actors import find_actors
 from geo.extract.dates import find_dates
-from geo.extract.events import DraftEvent, draft_events, guess_category
-from geo.extract.figures import find_figures
-from geo.extract.places import find_places
+from geo.extract.events import DraftEvent, guess_category
 from geo.extract.sentences import split_sentences
+from tests.geo.extract.test_events import events as drafted
 
 MON = date(2021, 3, 15)
 
 
 def events(text: str, published: date = MON) -> list[DraftEvent]:
-    sentences = split_sentences(text)
-    dates = find_dates(text, published, sentences)
-    actors = find_actors(text, sentences)
-    places = find_places(text, sentences, None, actors)
-    figures = find_figures(text, sentences, exclude=[d.span for d in dates])
-    return draft_events(sentences, published, places, dates, figures, actors)
+    return drafted(text, published)
 
 
 @pytest.mark.parametrize(
