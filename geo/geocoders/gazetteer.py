@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import itertools
 import math
 import pickle
 import threading
@@ -247,8 +248,17 @@ class AreaIndex:
             with _AREAS_LOCK:
                 got = self._memo.get("divisions")
                 if got is None:
-                    got = self._memo["divisions"] = self._read_divisions()
+                    got = self._read_divisions()
+                    # Read with the names, so the first division lookup pays for both.
+                    self._memo["skeletons"] = _skeleton_index(got[2])
+                    self._memo["divisions"] = got
         return got
+
+    def skeletons(self) -> dict[str, tuple[int, ...]]:
+        """The divisions' names by spelling skeleton (``name_skeleton``), into the list
+        ``divisions()`` gives: for names whose exact spelling the table lacks."""
+        self.divisions()
+        return self._memo["skeletons"]
 
     def _read_divisions(
         self,
@@ -290,6 +300,42 @@ _AREAS_LOCK = threading.Lock()
 _DIVISION_IDS = ("adm1:", "adm2:", "adm3:")
 _HELD_COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
                  "population", "type", "qualified")  # fmt: skip
+
+
+_VOWELS = frozenset("aeiouy")
+# A skeleton shorter than this says too little to tell divisions apart ("Ara", "Ura", "Oro").
+_SKELETON_MIN = 5
+
+
+def name_skeleton(key: str) -> str:
+    """A normalized name's spelling skeleton, the same across the usual romanizations of one
+    name: each word keeps its first letter, then its consonants, an "h" after a vowel or at the
+    end dropped and doubled letters made one ("Zendeh Jan", "Zenda Jan" and "Zindah Jan" all
+    give "znd jn"). "" when fewer than ``_SKELETON_MIN`` letters remain, or a word is a number.
+    """
+    words = []
+    for word in key.split():
+        if not word.isalpha():
+            return ""
+        out = word[0]
+        for prev, ch in itertools.pairwise(word):
+            if ch in _VOWELS or (ch == "h" and (prev in _VOWELS or prev == "h")):
+                continue
+            if ch != prev:
+                out += ch
+        words.append(out.rstrip("h") or out)
+    skeleton = " ".join(words)
+    return skeleton if len(skeleton.replace(" ", "")) >= _SKELETON_MIN else ""
+
+
+def _skeleton_index(keys: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+    """Rows by the skeleton of each of their keys."""
+    found: dict[str, list[int]] = {}
+    for key, rows in keys.items():
+        skeleton = name_skeleton(key)
+        if skeleton:
+            found.setdefault(skeleton, []).extend(rows)
+    return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
 
 
 def _is_abbreviation(alias: str) -> bool:
@@ -539,6 +585,10 @@ class Gazetteer:
             return []
         places, types, keys = self.areas.divisions()
         found = dict.fromkeys([*keys.get(key, ()), *keys.get(normalize(f"{name} {word}"), ())])
+        if not found:
+            # Another romanization of a name the table has ("Zenda Jan" of Zendeh Jan): the
+            # type word already says a division is meant, and the caller still weighs where.
+            found = dict.fromkeys(self.areas.skeletons().get(name_skeleton(key), ()))
         exact = " ".join(word.casefold().replace(".", "").split())
         out = []
         for i in found:

@@ -80,6 +80,10 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         # Of a country's same-name towns, the one inside the area the article names.
         ("Migrants crossed the border between Guatemala and Mexico into Ciudad Hidalgo.",
          "Ciudad Hidalgo", "MX", (14.68, -92.15), 10),
+        # Another romanization of GeoNames' Zendeh Jan District (Zindah Jān), written with
+        # its type word.
+        ("Ambulances were sent from Herat to Zenda Jan district.", "Zenda Jan district", "AF",
+         (34.45, 61.78), 40),
     ],
 )  # fmt: skip
 def test_a_type_word_finds_the_division(text, written, country, point, km, gaz):

@@ -20,8 +20,10 @@ from geo.geocoders.gazetteer import (
     division_family,
     load_areas,
     load_feature_lines,
+    name_skeleton,
 )
 from geo.geometry import distance_km
+from geo.names import normalize
 
 ROOT = Path(__file__).resolve().parents[3]
 _spec = importlib.util.spec_from_file_location(
@@ -107,6 +109,40 @@ def test_the_word_picks_the_level(gaz: Gazetteer, name, word, level) -> None:
 )
 def test_lookup_division_finds_nothing(gaz: Gazetteer, name, word) -> None:
     assert gaz.lookup_division(name, word) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "table"),
+    [
+        ("Zenda Jan", "Zendeh Jan"),  # Persian final -eh, the vowels news writes
+        ("Zindah Jan", "Zendeh Jan"),
+        ("Kharkov", "Kharkiv"),
+        ("Jishishan", "Jishishan"),
+    ],
+)
+def test_name_skeleton_is_shared_by_romanizations(written: str, table: str) -> None:
+    assert name_skeleton(normalize(written)) == name_skeleton(normalize(table)) != ""
+
+
+@pytest.mark.parametrize("key", ["ara", "nineveh", "hodeidah", "district 9", "banana", ""])
+def test_a_short_skeleton_says_too_little(key: str) -> None:
+    # Three or four letters left would pair unrelated names ("Ara" and "Oro").
+    assert name_skeleton(key) == ""
+
+
+def test_a_division_found_by_another_romanization(gaz: Gazetteer) -> None:
+    (found,) = gaz.lookup_division("Zenda Jan", "district")
+    assert found.id == "adm2:7053050" and found.country == "AF"
+    assert found.kind == "district" and found.radius_m >= 30_000
+
+
+def test_the_skeleton_is_only_a_fallback(gaz: Gazetteer) -> None:
+    # An exact name never picks up its skeleton's other divisions, and the type word still
+    # decides the level: Kharkiv oblast is not a raion.
+    assert {p.id.split(":")[0] for p in gaz.lookup_division("Kharkov", "oblast")} == {"adm1"}
+    exact = gaz.lookup_division("Zendeh Jan", "district")
+    assert [p.id for p in exact] == ["adm2:7053050"]
+    assert gaz.lookup_division("Zenda Jan", "province") == []
 
 
 @pytest.mark.parametrize(
