@@ -70,6 +70,11 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
          (34.0, 36.45), 60),
         # "The city of X" is the town, not the province of that name.
         ("The tremors shook the area near the city of Herat.", "Herat", "AF", (34.35, 62.2), 5),
+        # Bare, the city too, not the province named after it; with its type word, the province.
+        ("The quake was felt in Herat and Kabul.", "Herat", "AF", (34.35, 62.2), 5),
+        ("Villages in Herat province were flattened.", "Herat province", "AF", (34.1, 62.1), 30),
+        ("Crowds gathered in Kisumu.", "Kisumu", "KE", (-0.1, 34.76), 5),
+        ("Floods hit the state of Sao Paulo.", "Sao Paulo", "BR", (-22.2, -48.9), 30),
         # News calls second-level units regions too.
         ("Fires raged in the Evros region.", "Evros region", "GR", (41.1, 26.1), 80),
         # Hyphen-joined names with little words inside.
