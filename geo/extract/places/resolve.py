@@ -57,6 +57,19 @@ def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
     return _population(place) >= floor
 
 
+# geoBoundaries' sub-districts, wards and communes (data/scripts/build_districts.py): small
+# units whose names repeat from country to country, as villages' do.
+SMALL_UNIT = "adm3:gb-"
+
+
+def _small_unit_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
+    """A small unit counts in the article's best-supported country, or beside other places of
+    the article: "the Karama District" in a report on Mosul is no Syrian sub-district."""
+    if votes.best() == place.country:
+        return True
+    return votes.neighbours(place, m.key, 1) >= 1
+
+
 def _mention(
     text: str,
     m: _Match,
@@ -157,6 +170,8 @@ def _resolve(
     ranked = _ranked(base, votes, near)
     place = ranked[0]
     if place.source == "geonames" and not _population_ok(base, place, votes):
+        return None, ranked
+    if place.id.startswith(SMALL_UNIT) and not _small_unit_ok(base, place, votes):
         return None, ranked
     if (
         (m.kind == "qualifier" or m.suffix) and place.source == "geonames" and not m.boost

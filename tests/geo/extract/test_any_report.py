@@ -89,6 +89,9 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         # its type word.
         ("Ambulances were sent from Herat to Zenda Jan district.", "Zenda Jan district", "AF",
          (34.45, 61.78), 40),
+        # A county of China from geoBoundaries' table, with its extent.
+        ("The quake struck Jishishan county in Gansu, China.", "Jishishan county", "CN",
+         (35.72, 102.87), 15),
     ],
 )  # fmt: skip
 def test_a_type_word_finds_the_division(text, written, country, point, km, gaz):
@@ -103,6 +106,13 @@ def test_a_river_is_drawn_on_the_stretch_the_story_is_on(gaz):
                  gazetteer=gaz)  # fmt: skip
     (river,) = [p for p in ex.places if p.text == "Dnipro River"]
     assert sphere_km((river.lat, river.lon), (46.64, 32.61)) <= 30 and river.radius_m == 50_000
+
+
+def test_a_small_unit_abroad_is_no_place(gaz):
+    # geoBoundaries has a Karama sub-district in Syria, 337 km from Mosul's Karama District.
+    ex = extract("Iraqi troops in Mosul were 800m short of the Karama District on Friday.", MON,
+                 gazetteer=gaz)  # fmt: skip
+    assert all(p.country != "SY" for p in ex.places)
 
 
 def test_a_bare_district_name_is_no_place(gaz):
