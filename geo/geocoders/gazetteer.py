@@ -257,10 +257,10 @@ class AreaIndex:
                     got = self._memo["divisions"] = self._read_divisions()
         return got
 
-    def more_divisions(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+    def more_divisions(self) -> dict[str, tuple[str, ...]]:
         """The rows of the ``extra`` tables (geoBoundaries' districts) by each matching key
-        their ``keys`` column lists, as cells in ``_HELD_COLUMNS`` order: a place is made of a
-        row only when a lookup finds it (~94,000 rows read in a fraction of a second)."""
+        their ``keys`` column lists, as CSV lines: a place is made of a row only when a lookup
+        finds it (~93,000 rows: under a second, ~25 MB)."""
         got = self._memo.get("more")
         if got is None:
             with _AREAS_LOCK:
@@ -354,27 +354,39 @@ def _add_qualified(
         keys.setdefault(key, []).append(j)
 
 
-def _read_keyed_rows(paths: Iterable[str]) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """Rows of gzip CSV tables (``_HELD_COLUMNS`` and ``keys``, the row's matching keys
-    ``|``-joined, as ``normalize`` gives them) by key; a missing or damaged table gives none."""
+# The columns of a table ``_read_keyed_rows`` reads, in this order (build_districts.py's).
+_KEYED_COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
+                  "population", "type", "match", "qualified", "keys")  # fmt: skip
+
+
+def _read_keyed_rows(paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Rows of gzip CSV tables (``_KEYED_COLUMNS``; ``keys`` holds the row's matching keys
+    ``|``-joined, as ``normalize`` gives them) by key, each row kept as its CSV line (a small
+    part of the memory of its cells) and split when a lookup finds it: ``_row_cells``. A
+    missing, damaged or other-columned table gives none."""
     import gzip
 
-    found: dict[str, list[tuple[str, ...]]] = {}
+    found: dict[str, list[str]] = {}
     for path in paths:
         try:
             with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
-                reader = csv.reader(fh)
-                header = next(reader)
-                at = [header.index(c) for c in _HELD_COLUMNS]
-                keys_at = header.index("keys")
-                for cells in reader:
-                    row = tuple(cells[i] for i in at)
-                    for key in cells[keys_at].split("|"):
-                        found.setdefault(key, []).append(row)
-        except (OSError, EOFError, UnicodeDecodeError, csv.Error, StopIteration, ValueError,
-                IndexError):  # fmt: skip
+                lines = fh.read().splitlines()
+            if not lines or tuple(next(csv.reader(lines[:1]))) != _KEYED_COLUMNS:
+                continue
+            for line, cells in zip(lines[1:], csv.reader(lines[1:]), strict=True):
+                for key in cells[-1].split("|"):
+                    found.setdefault(key, []).append(line)
+        except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError, IndexError):
             continue
     return {k: tuple(v) for k, v in found.items() if k}
+
+
+def _row_cells(line: str) -> dict[str, str]:
+    """The cells of a row ``_read_keyed_rows`` kept, by column; {} when damaged."""
+    cells = next(csv.reader([line]), [])
+    if len(cells) != len(_KEYED_COLUMNS):
+        return {}
+    return dict(zip(_KEYED_COLUMNS, cells, strict=True))
 
 
 def _skeleton_index(keys: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
@@ -644,7 +656,7 @@ class Gazetteer:
         candidates = [(places[i], types[i]) for i in found]
         more = self.areas.more_divisions()
         for cells in dict.fromkeys([*more.get(key, ()), *more.get(full, ())]):
-            row = dict(zip(_HELD_COLUMNS, cells, strict=True))
+            row = _row_cells(cells)
             place = _area_place(row)
             if place is not None and place.id not in {p.id for p, _ in candidates}:
                 candidates.append((place, row["type"].strip().lower()))

@@ -213,11 +213,16 @@ def test_the_districts_table() -> None:
 
 
 def test_a_missing_or_damaged_districts_table_gives_none(tmp_path: Path) -> None:
+    import gzip
+
     from geo.geocoders.gazetteer import _read_keyed_rows
 
     bad = tmp_path / "bad.csv.gz"
     bad.write_bytes(b"not gzip at all")
-    assert _read_keyed_rows([str(tmp_path / "missing.csv.gz"), str(bad)]) == {}
+    other = tmp_path / "other.csv.gz"
+    other.write_bytes(gzip.compress(b"id,name,keys\nx:1,Foo,foo\n"))
+    paths = [str(tmp_path / "missing.csv.gz"), str(bad), str(other)]
+    assert _read_keyed_rows(paths) == {}
 
 
 # -- plain lookup(): qualified-only names stay out -----------------------------------------------
