@@ -250,8 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(COLUMNS)
     writer.writerows(rows)
-    # mtime 0: the same inputs give the same bytes.
-    with open(args.out, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+    # No name, mtime 0: the same inputs give the same bytes, wherever written.
+    with open(args.out, "wb") as raw, gzip.GzipFile("", "wb", fileobj=raw, mtime=0) as fh:
         fh.write(buf.getvalue().encode("utf-8"))
     dropped = sorted(g for g in checks if _agrees(checks, g) is False)
     print(f"{len(rows)} units from {args.wheel.name} (sha256 {digest}) -> {args.out}")
