@@ -29,9 +29,27 @@ _LOCAL_WORDS = frozenset({"neighbourhood", "neighborhood", "quarter", "suburb", 
                           "area", "camp", "square", "street", "market"})  # fmt: skip
 
 
+# Words for a part of a town that an apposition gives a name: "Rampura, a residential
+# neighbourhood".
+_PART_WORDS = frozenset({"neighbourhood", "neighborhood", "suburb", "quarter", "slum"})
+
+
+def _called_a_part(m: _Match, tokens: list[_Token]) -> bool:
+    """ "Rampura, a residential neighbourhood": the text calls the name a part of a town."""
+    nxt = m.last + 1
+    if nxt >= len(tokens) or tokens[m.last].joins_next or tokens[nxt].key not in ("a", "an"):
+        return False
+    after = tokens[nxt + 1 : nxt + 4]
+    return any(t.key in _PART_WORDS and t.sentence == tokens[nxt].sentence for t in after)
+
+
 def _local_stranger(m: _Match, place: GazetteerPlace, tokens: list[_Token], votes: _Votes) -> bool:
     """A name followed by a word for part of a town ("the Karama neighbourhood") resolved to a
-    town in a country the article gives no other support."""
+    town in a country the article gives no other support; or one the text calls a part of a
+    town ("Rampura, a residential neighbourhood") resolved to a city (Rangpur, of which
+    "Rampura" is an alternate name)."""
+    if place.source == "geonames" and place.kind == "city" and _called_a_part(m, tokens):
+        return True
     nxt = m.last + 1
     if place.source != "geonames" or nxt >= len(tokens) or tokens[nxt].key not in _LOCAL_WORDS:
         return False

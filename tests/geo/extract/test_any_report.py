@@ -115,6 +115,17 @@ def test_a_small_unit_abroad_is_no_place(gaz):
     assert all(p.country != "SY" for p in ex.places)
 
 
+def test_a_name_called_a_neighbourhood_is_no_city(gaz):
+    # "Rampura" is an alternate name of Rangpur, a city of a million 250 km from Dhaka.
+    ex = extract("DHAKA - Later thousands came back out in Rampura, a residential "
+                 "neighbourhood, and police fired.", MON, gazetteer=gaz)  # fmt: skip
+    (p,) = [p for p in ex.places if p.text == "Rampura"]
+    assert p.lat is None and p.source == "unplaced" and p.country == "BD"
+    # Called a city, a city of that name stays one.
+    ex = extract("Crowds gathered in Rangpur, a city in the north.", MON, gazetteer=gaz)
+    assert [(p.text, p.kind) for p in ex.places] == [("Rangpur", "city")]
+
+
 def test_a_bare_district_name_is_no_place(gaz):
     # "Ramgarh" alone is a town elsewhere or nothing; the district needs its type word.
     ex = extract("Officials in Ramgarh said so.", MON, gazetteer=gaz)
