@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import itertools
 import math
 import pickle
 import threading
@@ -30,6 +31,10 @@ MIN_POPULATION = 500
 # Bump when the pickled layout changes; old cache files are then ignored and rebuilt.
 INDEX_FORMAT = 3
 AREAS_FILE = Path(__file__).parent / "data" / "areas.csv"
+# geoBoundaries' counties, districts, sub-districts and wards that GeoNames lacks, in the same
+# columns, every one qualified-only (built by ``data/scripts/build_districts.py``); read with
+# the qualified-only names, at the first division lookup.
+DISTRICTS_FILE = Path(__file__).parent / "data" / "districts.csv.gz"
 # Rivers as lines (GeoJSON LineStrings whose ``id`` is their area row's id).
 FEATURES_FILE = Path(__file__).parent / "data" / "features.geojson"
 # Beyond this distance from the story's area, closeness stops mattering: population decides.
@@ -235,6 +240,8 @@ class AreaIndex:
     types: tuple[str, ...] = ()
     # (index into places, qualified names) or (-1, the row's cells in _HELD_COLUMNS order).
     held: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # More tables of qualified-only rows (gzip CSV, same columns), read with ``held``.
+    extra: tuple[str, ...] = ()
     _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def divisions(
@@ -249,6 +256,24 @@ class AreaIndex:
                 if got is None:
                     got = self._memo["divisions"] = self._read_divisions()
         return got
+
+    def more_divisions(self) -> dict[str, tuple[str, ...]]:
+        """The rows of the ``extra`` tables (geoBoundaries' districts) by each matching key
+        their ``keys`` column lists, as CSV lines: a place is made of a row only when a lookup
+        finds it (~93,000 rows: under a second, ~25 MB)."""
+        got = self._memo.get("more")
+        if got is None:
+            with _AREAS_LOCK:
+                got = self._memo.get("more")
+                if got is None:
+                    got = self._memo["more"] = _read_keyed_rows(self.extra)
+        return got
+
+    def skeletons(self) -> dict[str, tuple[int, ...]]:
+        """The divisions' names by spelling skeleton (``name_skeleton``), into the list
+        ``divisions()`` gives: for names whose exact spelling the table lacks."""
+        self.divisions()
+        return self._memo["skeletons"]
 
     def _read_divisions(
         self,
@@ -272,16 +297,9 @@ class AreaIndex:
                     for key in variants("", cells):
                         keys.setdefault(key, []).append(mine[i])
                 continue
-            row = dict(zip(_HELD_COLUMNS, cells, strict=True))
-            place = _area_place(row)
-            if place is None:
-                continue
-            j = len(places)
-            places.append(place)
-            types.append(row["type"])
-            names = [row["name"], *split_aliases(row["aliases"]), *split_aliases(row["qualified"])]
-            for key in variants("", names):
-                keys.setdefault(key, []).append(j)
+            _add_qualified(dict(zip(_HELD_COLUMNS, cells, strict=True)), places, types, keys)
+        # Read with the names, so that the first division lookup pays for both.
+        self._memo["skeletons"] = _skeleton_index(keys)
         index = {k: tuple(v) if len(v) == 1 else tuple(dict.fromkeys(v)) for k, v in keys.items()}
         return tuple(places), tuple(types), index
 
@@ -290,6 +308,95 @@ _AREAS_LOCK = threading.Lock()
 _DIVISION_IDS = ("adm1:", "adm2:", "adm3:")
 _HELD_COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
                  "population", "type", "qualified")  # fmt: skip
+
+
+_VOWELS = frozenset("aeiouy")
+# A skeleton shorter than this says too little to tell divisions apart ("Ara", "Ura", "Oro").
+_SKELETON_MIN = 5
+
+
+def name_skeleton(key: str) -> str:
+    """A normalized name's spelling skeleton, the same across the usual romanizations of one
+    name: each word keeps its first letter, then its consonants, an "h" after a vowel or at the
+    end dropped and doubled letters made one ("Zendeh Jan", "Zenda Jan" and "Zindah Jan" all
+    give "znd jn"). "" when fewer than ``_SKELETON_MIN`` letters remain, or a word is a number.
+    """
+    words = []
+    for word in key.split():
+        if not word.isalpha():
+            return ""
+        out = word[0]
+        for prev, ch in itertools.pairwise(word):
+            if ch in _VOWELS or (ch == "h" and (prev in _VOWELS or prev == "h")):
+                continue
+            if ch != prev:
+                out += ch
+        words.append(out.rstrip("h") or out)
+    skeleton = " ".join(words)
+    return skeleton if len(skeleton.replace(" ", "")) >= _SKELETON_MIN else ""
+
+
+def _add_qualified(
+    row: dict[str, str],
+    places: list[GazetteerPlace],
+    types: list[str],
+    keys: dict[str, list[int]],
+) -> None:
+    """One qualified-only division row into the lists ``divisions()`` builds."""
+    place = _area_place(row)
+    if place is None:
+        return
+    j = len(places)
+    places.append(place)
+    types.append((row.get("type") or "").strip().lower())
+    names = [row["name"], *split_aliases(row.get("aliases")), *split_aliases(row.get("qualified"))]
+    for key in variants("", names):
+        keys.setdefault(key, []).append(j)
+
+
+# The columns of a table ``_read_keyed_rows`` reads, in this order (build_districts.py's).
+_KEYED_COLUMNS = ("id", "name", "aliases", "kind", "country", "admin1", "lat", "lon", "radius_m",
+                  "population", "type", "match", "qualified", "keys")  # fmt: skip
+
+
+def _read_keyed_rows(paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Rows of gzip CSV tables (``_KEYED_COLUMNS``; ``keys`` holds the row's matching keys
+    ``|``-joined, as ``normalize`` gives them) by key, each row kept as its CSV line (a small
+    part of the memory of its cells) and split when a lookup finds it: ``_row_cells``. A
+    missing, damaged or other-columned table gives none."""
+    import gzip
+
+    found: dict[str, list[str]] = {}
+    for path in paths:
+        try:
+            with gzip.open(path, "rt", encoding="utf-8", newline="") as fh:
+                lines = fh.read().splitlines()
+            if not lines or tuple(next(csv.reader(lines[:1]))) != _KEYED_COLUMNS:
+                continue
+            for line, cells in zip(lines[1:], csv.reader(lines[1:]), strict=True):
+                for key in cells[-1].split("|"):
+                    found.setdefault(key, []).append(line)
+        except (OSError, EOFError, UnicodeDecodeError, csv.Error, ValueError, IndexError):
+            continue
+    return {k: tuple(v) for k, v in found.items() if k}
+
+
+def _row_cells(line: str) -> dict[str, str]:
+    """The cells of a row ``_read_keyed_rows`` kept, by column; {} when damaged."""
+    cells = next(csv.reader([line]), [])
+    if len(cells) != len(_KEYED_COLUMNS):
+        return {}
+    return dict(zip(_KEYED_COLUMNS, cells, strict=True))
+
+
+def _skeleton_index(keys: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """Rows by the skeleton of each of their keys."""
+    found: dict[str, list[int]] = {}
+    for key, rows in keys.items():
+        skeleton = name_skeleton(key)
+        if skeleton:
+            found.setdefault(skeleton, []).extend(rows)
+    return {k: tuple(dict.fromkeys(v)) for k, v in found.items()}
 
 
 def _is_abbreviation(alias: str) -> bool:
@@ -354,6 +461,8 @@ def load_areas(path: str | None = None) -> AreaIndex:
         {k: tuple(v) for k, v in written.items()},
         tuple(types),
         tuple(held),
+        # The bundled table comes with geoBoundaries' districts; a table given by path alone.
+        (str(DISTRICTS_FILE),) if path is None else (),
     )
 
 
@@ -538,17 +647,28 @@ class Gazetteer:
         if not family or not key:
             return []
         places, types, keys = self.areas.divisions()
-        found = dict.fromkeys([*keys.get(key, ()), *keys.get(normalize(f"{name} {word}"), ())])
+        full = normalize(f"{name} {word}")
+        found = dict.fromkeys([*keys.get(key, ()), *keys.get(full, ())])
+        if not found:
+            # Another romanization of a name the table has ("Zenda Jan" of Zendeh Jan): the
+            # type word already says a division is meant, and the caller still weighs where.
+            found = dict.fromkeys(self.areas.skeletons().get(name_skeleton(key), ()))
+        candidates = [(places[i], types[i]) for i in found]
+        more = self.areas.more_divisions()
+        for cells in dict.fromkeys([*more.get(key, ()), *more.get(full, ())]):
+            row = _row_cells(cells)
+            place = _area_place(row)
+            if place is not None and place.id not in {p.id for p, _ in candidates}:
+                candidates.append((place, row["type"].strip().lower()))
         exact = " ".join(word.casefold().replace(".", "").split())
         out = []
-        for i in found:
-            place, kind = places[i], types[i]
+        for i, (place, kind) in enumerate(candidates):
             own = DIVISION_WORDS.get(kind) or (
                 "province" if place.id.startswith("adm1:") else "district"
             )
             if own == family or (family == "prefecture" and own == "district"):
                 out.append((kind != exact, -(place.population or 0), i))
-        return [places[i] for *_, i in sorted(out)]
+        return [candidates[i][0] for *_, i in sorted(out)]
 
     def search(self, query: str, limit: int = 8) -> list[GazetteerPlace]:
         """What an editor's search box finds for ``query``: the places ``lookup`` gives, then

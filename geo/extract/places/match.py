@@ -69,3 +69,5 @@ class _Pool:
     respelt: set[str]
     # Countries of the first-level divisions among them (no namesake country among them).
     divisions: tuple[str, ...]
+    # The highest prior of a first-level division named after a big town in it, by id.
+    capped: dict[str, float] = field(default_factory=dict)

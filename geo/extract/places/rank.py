@@ -28,6 +28,10 @@ DIVISION_BONUS = 3.0
 DIVISION_LIST = 2
 NEAR_BONUS = 2.0
 ALTERNATE_PENALTY = 1.5
+# A first-level division named after a town of at least this many people in it stands under
+# that town's prior by NAMESAKE_MARGIN when the name is bare.
+NAMESAKE_TOWN = 100_000
+NAMESAKE_MARGIN = 0.5
 
 
 def _prior(p: GazetteerPlace) -> float:
@@ -142,13 +146,29 @@ def _make_pool(m: _Match) -> _Pool:
     respelt = {
         q.id for q in pool if exact and q.source == "geonames" and _closeness(q, m.key) < 1.0
     }
+    # "Kisumu", "Herat", "Sao Paulo" written bare are the city, not the first-level division
+    # named after it: news writes the division with its type word ("Herat province", "the state
+    # of Sao Paulo"), which recognise.division finds; its population, the sum of its towns',
+    # would otherwise outweigh the city's own.
+    towns: dict[str, float] = {}
+    for q in pool:
+        if (
+            q.source == "geonames" and q.division and _population(q) >= NAMESAKE_TOWN
+            and _closeness(q, m.key) == 1.0
+        ):  # fmt: skip
+            towns[q.division] = max(towns.get(q.division, 0.0), _prior(q))
+    capped = {
+        q.id: towns[q.division] - NAMESAKE_MARGIN for q in pool
+        if q.source == "area" and q.id.startswith("adm1:") and q.division in towns
+        and _closeness(q, m.key) == 1.0
+    }  # fmt: skip
     divisions = tuple(
         dict.fromkeys(
             q.country for q in pool
             if q.source == "area" and q.id.startswith("adm1:") and q.country not in namesakes
         )
     )  # fmt: skip
-    return _Pool(pool, namesakes, dwarfed, respelt, divisions)
+    return _Pool(pool, namesakes, dwarfed, respelt, divisions, capped)
 
 
 def _listed(m: _Match, votes: _Votes, pool: _Pool) -> frozenset[str]:
@@ -184,7 +204,8 @@ def _score_parts(
     def parts(p: GazetteerPlace) -> tuple[GazetteerPlace, float, bool, tuple[float, ...]]:
         countries = _country_of(p)
         support = max((votes.support(c, m.key) for c in countries), default=0.0)
-        value = _prior(p) + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
+        prior = min(_prior(p), facts.capped.get(p.id, math.inf))
+        value = prior + SUPPORT_WEIGHT * min(support, SUPPORT_CAP)
         # A town written only by an alternate name ("Delaware" for West Point, Virginia) gets
         # no help from its surroundings: the name's own bearers come first.
         alternate = p.source == "geonames" and (_closeness(p, m.key) == 0.0 or p.id in dwarfed)

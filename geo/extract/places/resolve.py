@@ -29,9 +29,27 @@ _LOCAL_WORDS = frozenset({"neighbourhood", "neighborhood", "quarter", "suburb", 
                           "area", "camp", "square", "street", "market"})  # fmt: skip
 
 
+# Words for a part of a town that an apposition gives a name: "Rampura, a residential
+# neighbourhood".
+_PART_WORDS = frozenset({"neighbourhood", "neighborhood", "suburb", "quarter", "slum"})
+
+
+def _called_a_part(m: _Match, tokens: list[_Token]) -> bool:
+    """ "Rampura, a residential neighbourhood": the text calls the name a part of a town."""
+    nxt = m.last + 1
+    if nxt >= len(tokens) or tokens[m.last].joins_next or tokens[nxt].key not in ("a", "an"):
+        return False
+    after = tokens[nxt + 1 : nxt + 4]
+    return any(t.key in _PART_WORDS and t.sentence == tokens[nxt].sentence for t in after)
+
+
 def _local_stranger(m: _Match, place: GazetteerPlace, tokens: list[_Token], votes: _Votes) -> bool:
     """A name followed by a word for part of a town ("the Karama neighbourhood") resolved to a
-    town in a country the article gives no other support."""
+    town in a country the article gives no other support; or one the text calls a part of a
+    town ("Rampura, a residential neighbourhood") resolved to a city (Rangpur, of which
+    "Rampura" is an alternate name)."""
+    if place.source == "geonames" and place.kind == "city" and _called_a_part(m, tokens):
+        return True
     nxt = m.last + 1
     if place.source != "geonames" or nxt >= len(tokens) or tokens[nxt].key not in _LOCAL_WORDS:
         return False
@@ -55,6 +73,19 @@ def _population_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
         # the Israeli village Omer.
         floor = max(floor, MIN_POP_ALTERNATE_UNVOTED)
     return _population(place) >= floor
+
+
+# geoBoundaries' sub-districts, wards and communes (data/scripts/build_districts.py): small
+# units whose names repeat from country to country, as villages' do.
+SMALL_UNIT = "adm3:gb-"
+
+
+def _small_unit_ok(m: _Match, place: GazetteerPlace, votes: _Votes) -> bool:
+    """A small unit counts in the article's best-supported country, or beside other places of
+    the article: "the Karama District" in a report on Mosul is no Syrian sub-district."""
+    if votes.best() == place.country:
+        return True
+    return votes.neighbours(place, m.key, 1) >= 1
 
 
 def _mention(
@@ -157,6 +188,8 @@ def _resolve(
     ranked = _ranked(base, votes, near)
     place = ranked[0]
     if place.source == "geonames" and not _population_ok(base, place, votes):
+        return None, ranked
+    if place.id.startswith(SMALL_UNIT) and not _small_unit_ok(base, place, votes):
         return None, ranked
     if (
         (m.kind == "qualifier" or m.suffix) and place.source == "geonames" and not m.boost

@@ -70,6 +70,11 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
          (34.0, 36.45), 60),
         # "The city of X" is the town, not the province of that name.
         ("The tremors shook the area near the city of Herat.", "Herat", "AF", (34.35, 62.2), 5),
+        # Bare, the city too, not the province named after it; with its type word, the province.
+        ("The quake was felt in Herat and Kabul.", "Herat", "AF", (34.35, 62.2), 5),
+        ("Villages in Herat province were flattened.", "Herat province", "AF", (34.1, 62.1), 30),
+        ("Crowds gathered in Kisumu.", "Kisumu", "KE", (-0.1, 34.76), 5),
+        ("Floods hit the state of Sao Paulo.", "Sao Paulo", "BR", (-22.2, -48.9), 30),
         # News calls second-level units regions too.
         ("Fires raged in the Evros region.", "Evros region", "GR", (41.1, 26.1), 80),
         # Hyphen-joined names with little words inside.
@@ -80,6 +85,13 @@ def test_a_place_name_is_a_place_only_where_something_is(text, expected, gaz):
         # Of a country's same-name towns, the one inside the area the article names.
         ("Migrants crossed the border between Guatemala and Mexico into Ciudad Hidalgo.",
          "Ciudad Hidalgo", "MX", (14.68, -92.15), 10),
+        # Another romanization of GeoNames' Zendeh Jan District (Zindah Jān), written with
+        # its type word.
+        ("Ambulances were sent from Herat to Zenda Jan district.", "Zenda Jan district", "AF",
+         (34.45, 61.78), 40),
+        # A county of China from geoBoundaries' table, with its extent.
+        ("The quake struck Jishishan county in Gansu, China.", "Jishishan county", "CN",
+         (35.72, 102.87), 15),
     ],
 )  # fmt: skip
 def test_a_type_word_finds_the_division(text, written, country, point, km, gaz):
@@ -94,6 +106,24 @@ def test_a_river_is_drawn_on_the_stretch_the_story_is_on(gaz):
                  gazetteer=gaz)  # fmt: skip
     (river,) = [p for p in ex.places if p.text == "Dnipro River"]
     assert sphere_km((river.lat, river.lon), (46.64, 32.61)) <= 30 and river.radius_m == 50_000
+
+
+def test_a_small_unit_abroad_is_no_place(gaz):
+    # geoBoundaries has a Karama sub-district in Syria, 337 km from Mosul's Karama District.
+    ex = extract("Iraqi troops in Mosul were 800m short of the Karama District on Friday.", MON,
+                 gazetteer=gaz)  # fmt: skip
+    assert all(p.country != "SY" for p in ex.places)
+
+
+def test_a_name_called_a_neighbourhood_is_no_city(gaz):
+    # "Rampura" is an alternate name of Rangpur, a city of a million 250 km from Dhaka.
+    ex = extract("DHAKA - Later thousands came back out in Rampura, a residential "
+                 "neighbourhood, and police fired.", MON, gazetteer=gaz)  # fmt: skip
+    (p,) = [p for p in ex.places if p.text == "Rampura"]
+    assert p.lat is None and p.source == "unplaced" and p.country == "BD"
+    # Called a city, a city of that name stays one.
+    ex = extract("Crowds gathered in Rangpur, a city in the north.", MON, gazetteer=gaz)
+    assert [(p.text, p.kind) for p in ex.places] == [("Rangpur", "city")]
 
 
 def test_a_bare_district_name_is_no_place(gaz):

@@ -29,6 +29,9 @@ CITIES = [
     city(11, "Al Bab", 36.37, 37.52, "SY", 130_745, "Bab", admin1="09"),
     city(12, "Algiers", 36.74, 3.09, "DZ", 1_977_663, admin1="01"),
     city(13, "Kasai", 34.93, 134.82, "JP", 44_000, admin1="28"),
+    city(14, "Kisumu", -0.10, 34.76, "KE", 397_957, admin1="26"),
+    city(15, "Sao Paulo", -23.55, -46.64, "BR", 12_400_232, admin1="27"),
+    city(16, "Babil", 32.47, 44.42, "IQ", 9_000, admin1="06"),
 ]
 AREAS = [
     # id, name, aliases, kind, country, admin1, lat, lon, radius_m, population
@@ -56,6 +59,11 @@ AREAS = [
     ("adm1:ng-niger", "Niger", "", "region", "NG", "31", 9.95, 5.63, 200_000, 4_000_000),
     ("adm1:br-rio-grande-do-sul", "Rio Grande do Sul", "", "region", "BR", "23", -29.7, -53.3,
      400_000, 10_000_000),
+    # Divisions whose towns add up to more people than the city they are named after.
+    ("adm1:ke-kisumu", "Kisumu", "", "region", "KE", "26", -0.125, 34.875, 50_000, 397_967),
+    ("adm1:br-sao-paulo", "Sao Paulo", "", "region", "BR", "27", -22.21, -48.94, 450_000,
+     42_120_227),
+    ("adm1:iq-babil", "Babil", "", "region", "IQ", "06", 32.55, 44.65, 90_000, 1_800_000),
 ]  # fmt: skip
 
 
@@ -95,6 +103,12 @@ def points(text: str, gaz: Gazetteer) -> dict[str, tuple[float, float]]:
          "Ontario.", "Ontario", (49.8, -85.4)),
         # Portuguese connectors keep a name whole.
         ("Floods in Rio Grande do Sul killed ten.", "Rio Grande do Sul", (-29.7, -53.3)),
+        # A bare name shared by a big city and the first-level division around it is the city,
+        # even where the division's towns add up to more people.
+        ("Crowds gathered in Kisumu.", "Kisumu", (-0.1, 34.8)),
+        ("Rain fell in Sao Paulo.", "Sao Paulo", (-23.6, -46.6)),
+        # A town too small to be what the name means: the division.
+        ("Fighting went on in Babil.", "Babil", (32.5, 44.6)),
     ],
 )  # fmt: skip
 def test_same_name_picks(gazetteer: Gazetteer, text: str, name: str, point) -> None:

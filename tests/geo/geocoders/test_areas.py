@@ -20,8 +20,10 @@ from geo.geocoders.gazetteer import (
     division_family,
     load_areas,
     load_feature_lines,
+    name_skeleton,
 )
 from geo.geometry import distance_km
+from geo.names import normalize
 
 ROOT = Path(__file__).resolve().parents[3]
 _spec = importlib.util.spec_from_file_location(
@@ -100,13 +102,46 @@ def test_the_word_picks_the_level(gaz: Gazetteer, name, word, level) -> None:
         ("Nineveh", "bridge"),  # not a division word
         ("Nineveh", ""),
         ("", "province"),
-        # GeoNames' third-level counties of China are in no package reachable here: Jishishan
-        # county (35.7N 102.8E) is not in the table; Linxia prefecture, around it, is.
-        ("Jishishan", "county"),
+        # A county of geoBoundaries' table is a county, not a province.
+        ("Jishishan", "province"),
     ],
 )
 def test_lookup_division_finds_nothing(gaz: Gazetteer, name, word) -> None:
     assert gaz.lookup_division(name, word) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "table"),
+    [
+        ("Zenda Jan", "Zendeh Jan"),  # Persian final -eh, the vowels news writes
+        ("Zindah Jan", "Zendeh Jan"),
+        ("Kharkov", "Kharkiv"),
+        ("Jishishan", "Jishishan"),
+    ],
+)
+def test_name_skeleton_is_shared_by_romanizations(written: str, table: str) -> None:
+    assert name_skeleton(normalize(written)) == name_skeleton(normalize(table)) != ""
+
+
+@pytest.mark.parametrize("key", ["ara", "nineveh", "hodeidah", "district 9", "banana", ""])
+def test_a_short_skeleton_says_too_little(key: str) -> None:
+    # Three or four letters left would pair unrelated names ("Ara" and "Oro").
+    assert name_skeleton(key) == ""
+
+
+def test_a_division_found_by_another_romanization(gaz: Gazetteer) -> None:
+    (found,) = gaz.lookup_division("Zenda Jan", "district")
+    assert found.id == "adm2:7053050" and found.country == "AF"
+    assert found.kind == "district" and found.radius_m >= 30_000
+
+
+def test_the_skeleton_is_only_a_fallback(gaz: Gazetteer) -> None:
+    # An exact name never picks up its skeleton's other divisions, and the type word still
+    # decides the level: Kharkiv oblast is not a raion.
+    assert {p.id.split(":")[0] for p in gaz.lookup_division("Kharkov", "oblast")} == {"adm1"}
+    exact = gaz.lookup_division("Zendeh Jan", "district")
+    assert [p.id for p in exact] == ["adm2:7053050"]
+    assert gaz.lookup_division("Zenda Jan", "province") == []
 
 
 @pytest.mark.parametrize(
@@ -124,6 +159,70 @@ def test_lookup_division_finds_nothing(gaz: Gazetteer, name, word) -> None:
 )
 def test_division_family(word: str, family: str) -> None:
     assert division_family(word) == family
+
+
+# -- geoBoundaries' districts (districts.csv.gz, data/scripts/build_districts.py) -------------
+
+
+@pytest.mark.parametrize(
+    ("name", "word", "country", "near", "km"),
+    [
+        # GeoNames' third-level counties of China are in no package here; geoBoundaries has them.
+        ("Jishishan", "county", "CN", (35.72, 102.87), 15),
+        ("Jishishan Bonan, Dongxiang and Salar Autonomous", "County", "CN", (35.72, 102.87), 15),
+        # A thana of Dhaka.
+        ("Rampura", "district", "BD", (23.76, 90.42), 5),
+    ],
+)
+def test_a_geoboundaries_district(gaz: Gazetteer, name, word, country, near, km) -> None:
+    first = gaz.lookup_division(name, word)[0]
+    assert first.id.startswith("adm3:gb-") and first.country == country
+    assert first.kind == "district" and first.radius_m >= 2_000
+    assert distance_km(first.point, near) <= km
+
+
+def test_geoboundaries_districts_stay_qualified_only(gaz: Gazetteer) -> None:
+    assert gaz.lookup("Jishishan") == [] and gaz.lookup("Rampura") == []
+
+
+def test_a_geonames_division_comes_before_its_geoboundaries_twin(gaz: Gazetteer) -> None:
+    # The build leaves out units GeoNames already has near: Sinjar district is GeoNames' alone.
+    assert [p.id for p in gaz.lookup_division("Sinjar", "district")] == ["adm2:9166620"]
+
+
+def test_the_districts_table() -> None:
+    import csv
+    import gzip
+
+    from geo.geocoders.gazetteer import DISTRICTS_FILE
+    from geo.names import variants
+
+    with gzip.open(DISTRICTS_FILE, "rt", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert 50_000 <= len(rows) <= 150_000
+    assert len({r["id"] for r in rows}) == len(rows)
+    # Burkina Faso's communes in the package sit far from their towns: left out whole.
+    assert not [r for r in rows if r["country"] == "BF"]
+    for r in rows[::97]:
+        assert r["id"].startswith("adm3:gb-") and r["match"] == "qualified"
+        assert r["kind"] == "district" and int(r["radius_m"]) >= 2_000
+        assert -90 <= float(r["lat"]) <= 90 and -180 <= float(r["lon"]) <= 180
+        # The keys were written by today's normalize: a changed normalize needs a rebuild.
+        names = [r["name"], *filter(None, [r["qualified"]])]
+        assert set(r["keys"].split("|")) == variants(names[0], names[1:]), r["id"]
+
+
+def test_a_missing_or_damaged_districts_table_gives_none(tmp_path: Path) -> None:
+    import gzip
+
+    from geo.geocoders.gazetteer import _read_keyed_rows
+
+    bad = tmp_path / "bad.csv.gz"
+    bad.write_bytes(b"not gzip at all")
+    other = tmp_path / "other.csv.gz"
+    other.write_bytes(gzip.compress(b"id,name,keys\nx:1,Foo,foo\n"))
+    paths = [str(tmp_path / "missing.csv.gz"), str(bad), str(other)]
+    assert _read_keyed_rows(paths) == {}
 
 
 # -- plain lookup(): qualified-only names stay out -----------------------------------------------
