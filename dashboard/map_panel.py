@@ -18,12 +18,12 @@ from dashboard.reruns import play_step_seconds, rerun_panel, whole_page
 from dashboard.search import found_on_map, place_search
 from dashboard.sidebar import TILE_NAMES
 from dashboard.state import ViewState
-from dashboard.stories import Filters, Shown, load
+from dashboard.stories import Filters, Shown, load, place_index
 from dashboard.stories import fingerprint as _fingerprint
 from geo.atomic import atomic_write_text
 from geo.map.layers import base_map, browser_layers, paint_report
 from geo.map.payload import payload_json
-from geo.map.scale import PlaceIndex, Viewport
+from geo.map.scale import Viewport
 from geo.map.text import fmt_day, fmt_span, parse_key, plural
 from geo.map.window import needs_window, window_payload
 from geo.names import literal
@@ -36,15 +36,6 @@ from geo.story.timeline import narrow_mask
 PAYLOADS_KEPT = 32
 
 MAP_KEY = "dl_map"  # the map's column, found by the page's style
-
-
-@st.cache_resource(max_entries=4)
-def _place_index(path: str, fingerprint: tuple) -> PlaceIndex:
-    # The events by place, once per story: a big window is then counted, not searched. A big
-    # story's cache entry has it already (mapped from disk); any other story builds it here.
-    s = load(path, fingerprint)
-    stored = getattr(s.store, "place_index", None)
-    return (stored and stored()) or PlaceIndex.of(s.events, s.places)
 
 
 @st.cache_resource
@@ -190,7 +181,7 @@ def _map_data(
         events,
         end,
         viewport=Viewport.from_state(state.map_report(map_key)),
-        index=_place_index(str(story_path), _fingerprint(story_path)),
+        index=place_index(str(story_path), _fingerprint(story_path)),
         selected=state.selected,
     )
 

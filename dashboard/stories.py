@@ -17,6 +17,7 @@ from geo.story.events_store import Narrow
 from geo.story.library import StoryEntry
 from geo.story.load import Problem, Story, StoryError, story_words, unreadable
 from geo.story.load import source_names as cited_names
+from geo.story.place_index import PlaceIndex
 from geo.story.storage import StorageError
 from geo.story.store import open_listed, story_folder, story_store
 from geo.story.timeline import (
@@ -94,7 +95,7 @@ def _narrow_facets(path: str, fingerprint: tuple) -> tuple:
     # Once per story: the countries of the places its events name, and its highest toll; the
     # admin1 names of those places (with their countries) and its events' sub-types.
     story = load(path, fingerprint)
-    used = _used_places(story)
+    used = _used_places(story, path, fingerprint)
     countries = story_countries(used)
     regions = _regions(used)
     if story.store is None:
@@ -110,14 +111,23 @@ def _narrow_facets(path: str, fingerprint: tuple) -> tuple:
     return countries, top, regions, subs
 
 
-def _used_places(story: Story):
+@st.cache_resource(max_entries=4)
+def place_index(path: str, fingerprint: tuple) -> PlaceIndex:
+    """The story's events by place, once per story: a big window is then counted, not
+    searched. A big story's cache entry has it already (mapped from disk); any other story
+    builds it here."""
+    s = load(path, fingerprint)
+    stored = getattr(s.store, "place_index", None)
+    return (stored and stored()) or PlaceIndex.of(s.events, s.places)
+
+
+def _used_places(story: Story, path: str, fingerprint: tuple):
     """The rows of ``story.places`` that its events name."""
     places = story.places
-    index = getattr(story.store, "place_index", None)
-    index = index and index()
-    if index is not None:
-        # A big story's events by place (mapped from its cache entry): a binary search per
-        # place, not a pass over ten million events (0.1-0.2 s of a first page).
+    if story.store is not None:
+        # A big story's events by place (the map's own index): a binary search per place,
+        # not a pass over ten million events (0.1-0.2 s of a first page).
+        index = place_index(path, fingerprint)
         lo, hi = index.groups((0, len(index.codes)), len(places))
         return places.iloc[np.flatnonzero(hi > lo)]
     return places[places["id"].isin(used_values(story.events["place_id"]))]
