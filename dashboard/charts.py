@@ -134,12 +134,11 @@ def timeline(shown: Shown, filters: Filters) -> None:
     try:
         bars, line = _chart_pictures(*args)
     except PictureError:
-        with _EARLY_LOCK:
-            _EARLY.pop(args, None)
         st.caption("The timeline's charts could not be drawn this time; they are tried again.")
         return
-    with _EARLY_LOCK:
-        _EARLY.pop(args, None)  # begun, then found kept in memory
+    finally:
+        with _EARLY_LOCK:
+            _EARLY.pop(args, None)  # begun, then found kept in memory (or failed)
     # Kept pictures need no drawing: the child is started now for the next filter's charts.
     warm()
     # The headings are the charts' own titles: an unchanged chart is sent as a short reference.

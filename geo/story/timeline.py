@@ -209,12 +209,12 @@ def all_actors(events: pd.DataFrame) -> list[str]:
 
 
 def events_per_day(
-    events: pd.DataFrame, start: date, end: date, keep: np.ndarray | None = None
+    events: pd.DataFrame, start: date, end: date, rows: np.ndarray | None = None
 ) -> pd.DataFrame:
     """Count of events per day and category over [start, end] (days without events are 0);
-    only the rows at the positions ``keep``, when given (a filter's: no copy of the events)."""
+    only the rows at the positions ``rows``, when given (a filter's: no copy of the events)."""
     days = pd.date_range(_ts(start), _ts(end), freq="D")
-    if events.empty or (keep is not None and not len(keep)):
+    if events.empty or (rows is not None and not len(rows)):
         return pd.DataFrame(index=days)
     # Counted by start day and category code with one bincount: a big window has a million rows
     # (and only the map's columns); events that started before the window are not counted.
@@ -222,9 +222,9 @@ def events_per_day(
     cats = events["category"].astype("category")
     names = list(cats.cat.categories)
     code = cats.cat.codes.to_numpy()
-    if keep is not None:
+    if rows is not None:
         # Taken by position: a boolean index over ten million rows cost 65-70 ms an array.
-        first, code = first.take(keep), code.take(keep)
+        first, code = first.take(rows), code.take(rows)
     day = (first - days[0].to_datetime64()) // np.timedelta64(1, "D")
     cell = day * len(names) + code
     inside = (day >= 0) & (day < len(days)) & (code >= 0)
