@@ -974,7 +974,9 @@ def _take(frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
             out[name] = col.to_numpy().take(rows)
         else:
             return frame.take(rows)  # an extension column: pandas knows how
-    return pd.DataFrame(out, index=frame.index.take(rows), copy=False)
+    whole = frame.index.equals(pd.RangeIndex(len(frame)))  # labels are rows: no third take
+    index = pd.Index(rows) if whole else frame.index.take(rows)
+    return pd.DataFrame(out, index=index, copy=False)
 
 
 def _longest(story: Story) -> pd.Timedelta:

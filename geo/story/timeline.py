@@ -108,7 +108,8 @@ def used_values(column: pd.Series) -> list[str]:
     if isinstance(column.dtype, pd.CategoricalDtype):
         # By code: ten million ids made into Python strings took over a second.
         codes = column.cat.codes.to_numpy()
-        seen = np.bincount(codes[codes >= 0], minlength=len(column.cat.categories)) > 0
+        codes = codes if codes.min(initial=0) >= 0 else codes[codes >= 0]  # no copy if all set
+        seen = np.bincount(codes, minlength=len(column.cat.categories)) > 0
         return [str(v) for v in column.cat.categories[seen]]
     return [str(v) for v in column.dropna().unique()]
 
@@ -219,7 +220,9 @@ def events_per_day(
     # Counted by start day and category code with one bincount: a big window has a million rows
     # (and only the map's columns); events that started before the window are not counted.
     first = events["date"].to_numpy()
-    cats = events["category"].astype("category")
+    cats = events["category"]
+    if not isinstance(cats.dtype, pd.CategoricalDtype):  # a big story's is (astype: 8 ms at 10M)
+        cats = cats.astype("category")
     names = list(cats.cat.categories)
     code = cats.cat.codes.to_numpy()
     if rows is not None:

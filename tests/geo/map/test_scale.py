@@ -180,6 +180,24 @@ def test_place_summary_matches_groupby(big_story):
     assert set(got.index) == {w for w in wanted if (codes == w).any()}
 
 
+def test_place_summary_never_counts_unplaced_events_for_the_last_place():
+    # Code -1 (no place) must not be read as the last place row: only wanted places' rows count.
+    days = pd.to_datetime(["2017-01-01", "2017-01-02", "2017-01-03", "2017-01-04"])
+    window = pd.DataFrame(
+        {"date": days, "end_date": pd.NaT, "category": ["a", "b", "c", "d"]}, index=[5, 6, 7, 8]
+    )
+    codes = np.array([-1, 2, 0, -1])
+    got = scale.place_summary(window, codes, np.array([2, 0]))
+    assert got.loc[2].to_dict() == {
+        "events": 1,
+        "first": days[1],
+        "last": days[1],
+        "category": "b",
+        "order": 1,
+    }
+    assert list(got.index) == [2, 0] and got.loc[0, "order"] == 2
+
+
 @pytest.mark.parametrize("first, stop", [(0, 5000), (1586, 2518), (4000, 4001), (17, 999)])
 def test_place_index_summary_is_place_summary(big_story, first, stop):
     window = big_story.events.iloc[first:stop]  # a run of rows, as in_window mostly slices
