@@ -113,7 +113,7 @@ class _Map(folium.Map):
             ".leaflet-container{font-size:1rem}"
             "html,body{width:100%;height:100%;margin:0;padding:0}</style>"
         )
-        self.get_root().header.add_child(Element(header), name=name)
+        self.get_root().header.add_child(_Text(header), name=name)  # not compiled
 
 
 def base_map(

@@ -8,7 +8,7 @@ or built on first use for any other story.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +42,8 @@ class PlaceIndex:
     ends: np.ndarray  # each event's last day (end_date, else date) in key order, then one more
     # A categorical category column's codes and names, and its counts per block of BLOCK rows.
     categories: tuple[np.ndarray, pd.Index, np.ndarray] | None = None
+    # Each place's first key at or after a row, for the last few rows asked (``groups``).
+    _at: dict = field(default_factory=dict, compare=False, repr=False)
 
     BLOCK = 1 << 16
 
@@ -104,9 +106,20 @@ class PlaceIndex:
 
     def groups(self, span: tuple[int, int], n_places: int) -> tuple[np.ndarray, np.ndarray]:
         """Per place row, where its events in ``span`` start and stop in ``keys``."""
-        base = np.arange(n_places, dtype=np.int64) * len(self.codes)
-        lo, hi = (np.searchsorted(self.keys, base + at) for at in span)
-        return lo, hi
+        return self._first_at(span[0], n_places), self._first_at(span[1], n_places)
+
+    def _first_at(self, row: int, n_places: int) -> np.ndarray:
+        # A slider move changes one end of the window: the other end's searches are kept
+        # (20,000 places in a million keys: a few ms a search).
+        got = self._at.get((row, n_places))
+        if got is None:
+            base = np.arange(n_places, dtype=np.int64) * len(self.codes)
+            got = np.searchsorted(self.keys, base + row)
+            got.flags.writeable = False  # shared by every caller of these bounds
+            if len(self._at) >= 8:
+                self._at.clear()
+            self._at[(row, n_places)] = got
+        return got
 
     def summary(self, window: pd.DataFrame, span, groups, wanted: np.ndarray) -> pd.DataFrame:
         """``place_summary`` of a window that is ``span``, whose ``groups`` are given."""
