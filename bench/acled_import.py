@@ -158,35 +158,52 @@ def _open(stories: Path, story_id: str, tmp: Path) -> tuple[float, float]:
     return opened, wall
 
 
+def measure(rows: int = 100_000) -> dict:
+    """The import's and the first page's figures for an invented export of ``rows`` rows."""
+    export = DATA / f"acled-{rows}.csv"
+    if not export.exists():
+        write_export(export, rows)
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        story_id = f"acled-{rows}"
+        import_s, import_mb = _import(export, tmp / "stories" / story_id)
+        opened, wall = _open(tmp / "stories", story_id, tmp)
+    return {
+        "rows": rows,
+        "size_mb": export.stat().st_size / 2**20,
+        "import_s": import_s,
+        "import_mb": import_mb,
+        "opened": opened,
+        "wall": wall,
+        "total": import_s + wall,
+    }
+
+
+def report(figs: dict) -> str:
+    """The run's figures as a table."""
+    return "\n".join(
+        [
+            "## ACLED export → story opened (bench/acled_import.py)",
+            "",
+            f"Machine: {machine()}; one run. An invented export of {figs['rows']:,} rows in "
+            f"ACLED's 31 columns ({figs['size_mb']:.0f} MB).",
+            "",
+            "| step | time | peak memory |",
+            "|---|---|---|",
+            f"| `python -m geo import acled` (child) | {figs['import_s']:.1f} s "
+            f"| {figs['import_mb']:,.0f} MB |",
+            f"| first page of the story on a fresh server, until the map is drawn "
+            f"| {figs['wall']:.1f} s (navigation → drawn {figs['opened']:.1f} s) | — |",
+            f"| **export → story opened** (target ≤ 60 s) | **{figs['total']:.1f} s** | |",
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     args = parser.parse_args(argv)
-    export = DATA / f"acled-{args.rows}.csv"
-    if not export.exists():
-        write_export(export, args.rows)
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = Path(tmp_name)
-        story_id = f"acled-{args.rows}"
-        import_s, import_mb = _import(export, tmp / "stories" / story_id)
-        opened, wall = _open(tmp / "stories", story_id, tmp)
-    size_mb = export.stat().st_size / 2**20
-    total = import_s + wall
-    text = "\n".join(
-        [
-            "## ACLED export → story opened (bench/acled_import.py)",
-            "",
-            f"Machine: {machine()}; one run. An invented export of {args.rows:,} rows in ACLED's "
-            f"31 columns ({size_mb:.0f} MB).",
-            "",
-            "| step | time | peak memory |",
-            "|---|---|---|",
-            f"| `python -m geo import acled` (child) | {import_s:.1f} s | {import_mb:,.0f} MB |",
-            f"| first page of the story on a fresh server, until the map is drawn "
-            f"| {wall:.1f} s (navigation → drawn {opened:.1f} s) | — |",
-            f"| **export → story opened** (target ≤ 60 s) | **{total:.1f} s** | |",
-        ]
-    )
+    text = report(measure(args.rows))
     print(text)
     put_part("bench/acled_import.py", text)
     # The parent's own peak, for the record of what the bench itself held.

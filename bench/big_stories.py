@@ -57,6 +57,52 @@ def report(figs: dict, labels: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _row(what: str, value: float | None, limit: float, shown: str) -> str:
+    verdict = "not measured" if value is None else ("met" if value <= limit else "**missed**")
+    return f"| {what} | {shown} | {verdict} |"
+
+
+def targets_table(figs: dict, acled: dict | None) -> str:
+    """Issue 28's targets against this run's figures, met or missed."""
+    pages = figs["pages"]
+    one, ten = pages.get("1m", {}), pages.get("10m", {})
+    mem = {k: p.get("memory", {}) for k, p in (("1m", one), ("10m", ten))}
+    build, peak = figs["cache_build_s"].get("10m"), figs["cache_build_peak_mb"].get("10m")
+    lines = [
+        "| target | this run | |",
+        "|---|---|---|",
+        _row("1M: slider → page idle ≤ 300 ms", one.get("idle"), 0.3, _ms(one.get("idle"))),
+        _row(
+            "1M: server RSS ≤ 400 MB",
+            mem["1m"].get("rss_mb"),
+            400,
+            f"{_mb(mem['1m'].get('rss_mb'))} (peak {_mb(mem['1m'].get('peak_mb'))})",
+        ),
+        _row("10M: slider → page idle ≤ 500 ms", ten.get("idle"), 0.5, _ms(ten.get("idle"))),
+        _row(
+            "10M: server RSS ≤ 1 GB (peak)",
+            mem["10m"].get("peak_mb"),
+            1024,
+            f"{_mb(mem['10m'].get('rss_mb'))} (peak {_mb(mem['10m'].get('peak_mb'))})",
+        ),
+        _row("10M: cold open (cached) ≤ 3 s", ten.get("cold_open"), 3, _ms(ten.get("cold_open"))),
+        _row("10M: first import and check ≤ 3 min", build, 180, _ms(build)),
+        _row("10M: its peak memory ≤ 4 GB", peak, 4096, _mb(peak)),
+        _row(
+            "fatalities ≥ 10 at 10M → page idle ≤ 500 ms",
+            ten.get("filter"),
+            0.5,
+            _ms(ten.get("filter")),
+        ),
+    ]
+    if acled is not None:
+        total = acled["total"]
+        lines.append(
+            _row("ACLED export of 100k rows → story opened ≤ 60 s", total, 60, f"{total:.1f} s")
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="+", choices=[s for s in SIZES if SIZES[s] >= 100_000])

@@ -65,6 +65,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--report-only", action="store_true", help="rewrite results.md from the last run's figures"
     )
+    parser.add_argument(
+        "--issue28",
+        action="store_true",
+        help="only issue 28's targets: the 1M and 10M stories and the ACLED import, one run",
+    )
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -117,6 +122,33 @@ def pipeline_rows(labels: list[str], repeats: int, with_app: bool, browser: bool
     return rows
 
 
+def issue28(argv: list[str] | None) -> int:
+    """Issue 28's targets from one run: the big stories beside the floor app, then an ACLED
+    export of 100k rows imported and opened. Each script's own part is written too."""
+    from bench import acled_import, big_stories
+
+    sizes = ["1m", "10m"]
+    when = time.strftime("%Y-%m-%d %H:%M")
+    figs = big_stories.measure(sizes, 3)
+    put_part("bench/big_stories.py", big_stories.report(figs, sizes))
+    acled = acled_import.measure()
+    put_part("bench/acled_import.py", acled_import.report(acled))
+    command = "python bench/run.py" + "".join(f" {a}" for a in (argv or sys.argv[1:]))
+    text = "\n".join(
+        [
+            f"## Issue 28 targets (`{command}`, {when})",
+            "",
+            f"Machine: {machine()}; one run, every figure from it (tables below: "
+            "bench/big_stories.py and bench/acled_import.py parts).",
+            "",
+            big_stories.targets_table(figs, acled),
+        ]
+    )
+    print(text)
+    put_part("bench/run.py --issue28", text)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.report_only:
@@ -130,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         worker(args.worker[0], args.worker[1:])
 
+    if args.issue28:
+        return issue28(argv)
     repeats = QUICK_REPEATS if args.quick else REPEATS
     labels = [s.strip() for s in args.sizes.split(",") if s.strip()]
     rows: dict[str, dict] = {}
