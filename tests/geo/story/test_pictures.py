@@ -99,3 +99,26 @@ def test_warm_starts_the_child_without_waiting_and_only_once():
     pictures.warm()
     assert pictures._DRAWER.child is child
     assert draw_svg([BARS])[0].startswith("<svg") and pictures._DRAWER.child is child
+
+
+def test_a_timeline_picture_carries_no_label_per_bar():
+    # The chart is shown as an <img> with its own alt text: per-mark ARIA would double its size.
+    from datetime import date
+
+    import pandas as pd
+
+    from geo.story.charts import events_chart
+
+    days = pd.date_range("2017-08-01", periods=20, freq="D")
+    counts = pd.DataFrame({"Battles": range(1, 21), "Protests": range(20, 0, -1)}, index=days)
+    spec = events_chart(
+        counts,
+        {"Battles": "#b3261e", "Protests": "#1f6feb"},
+        [],
+        (date(2017, 8, 1), date(2017, 8, 20)),
+        "day",
+    )
+    (svg,) = draw_svg([spec])
+    assert svg.count("<path") >= 40  # the bars are drawn
+    # One role per mark group at most, none per bar.
+    assert svg.count("aria-label") <= 1 and svg.count("role=") < 10
