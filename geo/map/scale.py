@@ -277,7 +277,56 @@ def plan_layer(
     alone = cells["points"].to_numpy() == 1
     # A cell with one place in it is that place: draw it as the place, so a click selects it.
     singles = np.sort(idx[cells.loc[alone, "point"].to_numpy(dtype=np.int64)])
-    return Plan(viewport.zoom, singles, cells[~alone].reset_index(drop=True))
+    clusters = apart(cells[~alone].reset_index(drop=True), viewport.zoom)
+    return Plan(viewport.zoom, singles, clusters)
+
+
+def disc_radius_px(events) -> np.ndarray:
+    """A grid disc's radius on screen, border included, as ``js/story.js`` (gridSize) draws it."""
+    return np.round(20 + 4 * np.log10(np.maximum(np.asarray(events, dtype=float), 1))) / 2 + 3
+
+
+def apart(clusters: pd.DataFrame, zoom: int) -> pd.DataFrame:
+    """``clusters`` (grid_clusters' rows) with every two whose discs would overlap on screen at
+    ``zoom`` merged into the bigger one, until none overlap: a cell's disc sits on its places'
+    weighted centre, so the discs of two neighbouring cells could cover each other."""
+    if len(clusters) < 2:
+        return clusters
+    # Biggest first, so a small disc joins its big neighbour; given back in the cells' order.
+    order = np.argsort(-clusters["events"].to_numpy(), kind="stable")
+    rows = [
+        dict(zip(clusters.columns, r, strict=True)) | {"_at": int(at)}
+        for at, r in zip(order, clusters.iloc[order].itertuples(False, None), strict=True)
+    ]
+    merged = True
+    while merged:  # a merged disc is bigger and elsewhere: it may now touch another
+        merged, kept = False, []
+        for row in rows:
+            host = next((k for k in kept if _overlap(k, row, zoom)), None)
+            if host is None:
+                kept.append(row)
+            else:
+                _merge(host, row)
+                merged = True
+        rows = kept
+    rows.sort(key=lambda r: r["_at"])
+    return pd.DataFrame(rows, columns=clusters.columns).astype(clusters.dtypes.to_dict())
+
+
+def _overlap(a: dict, b: dict, zoom: int) -> bool:
+    (ax, bx), (ay, by) = to_pixels([a["lat"], b["lat"]], [a["lon"], b["lon"]], zoom)
+    reach = disc_radius_px(a["events"]) + disc_radius_px(b["events"])
+    return bool(np.hypot(ax - bx, ay - by) < reach)
+
+
+def _merge(host: dict, other: dict) -> None:
+    """``other`` counted in ``host``: its centre weighted by events, its bounds the union."""
+    total = host["events"] + other["events"]
+    for c in ("lat", "lon"):
+        host[c] = (host[c] * host["events"] + other[c] * other["events"]) / max(total, 1)
+    host["events"], host["points"] = total, host["points"] + other["points"]
+    for c, pick in (("south", min), ("west", min), ("north", max), ("east", max)):
+        host[c] = pick(host[c], other[c])
 
 
 def parse_cluster_key(text: str | None) -> tuple[int, int, int] | None:

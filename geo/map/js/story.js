@@ -262,6 +262,7 @@
     }
     // A big window's grid cluster (geo/map/scale.py): its count; a click zooms to its places,
     // and the server sends what is there at the new zoom.
+    // geo/map/scale.disc_radius_px mirrors this: the server merges discs that would overlap.
     function gridSize(n) { return Math.round(20 + 4 * Math.log10(n)); }
     function gridCluster(c) {
         var s = gridSize(c.n);

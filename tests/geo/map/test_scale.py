@@ -331,6 +331,56 @@ def test_plan_preserves_counts(big_story, viewport, limit, clustered):
     assert set(plan.places) <= set(np.flatnonzero(in_area))
 
 
+def _cells(*rows: tuple[str, int, float, float]) -> pd.DataFrame:
+    """Grid clusters (key, events, lat, lon), each of two places a degree across."""
+    return pd.DataFrame(
+        [
+            {"key": k, "events": n, "points": 2, "lat": lat, "lon": lon, "south": lat - 0.5,
+             "west": lon - 0.5, "north": lat + 0.5, "east": lon + 0.5, "point": 0}
+            for k, n, lat, lon in rows
+        ]
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rows", "kept"),
+    [
+        # At zoom 6 a degree of longitude is ~182 px; these discs are ~40 px across.
+        pytest.param([("a", 239_000, 33.0, 36.0), ("b", 1_000, 33.1, 36.1)], {"a": 240_000},
+                     id="a-small-disc-under-a-big-one-joins-it"),
+        pytest.param([("a", 500, 33.0, 36.0), ("b", 90_000, 33.0, 36.15)], {"b": 90_500},
+                     id="the-bigger-disc-takes-the-smaller"),
+        pytest.param([("a", 5_000, 33.0, 36.0), ("b", 5_000, 33.0, 37.0)],
+                     {"a": 5_000, "b": 5_000}, id="discs-apart-stay-apart"),
+        pytest.param([("a", 9_000, 33.0, 36.0), ("b", 10, 33.0, 36.2), ("c", 10, 33.0, 36.4)],
+                     {"a": 9_020}, id="a-grown-disc-takes-the-next-one-too"),
+        pytest.param([("a", 7, 33.0, 36.0)], {"a": 7}, id="one-disc"),
+    ],
+)  # fmt: skip
+def test_overlapping_discs_are_merged_into_the_bigger(rows, kept):
+    got = scale.apart(_cells(*rows), 6)
+    assert dict(zip(got["key"], got["events"], strict=True)) == kept
+    assert got["events"].sum() == sum(r[1] for r in rows)
+    assert got["points"].sum() == 2 * len(rows)
+    if len(got) < len(rows):  # a merged disc spans its parts' bounds
+        assert got["west"].min() == min(r[3] for r in rows) - 0.5
+
+
+def test_no_two_discs_of_a_plan_overlap(big_story):
+    places = big_story.places
+    lat, lon = (places[c].to_numpy(dtype=float) for c in ("lat", "lon"))
+    counts = np.random.default_rng(5).integers(1, 200_000, len(places))
+    for zoom in (5, 6, 7):
+        view = scale.Viewport(zoom, 29.0, 33.0, 38.0, 44.0)
+        plan = scale.plan_layer(lat, lon, counts, view, limit=10)
+        c = plan.clusters
+        assert len(c) >= 2
+        x, y = scale.to_pixels(c["lat"], c["lon"], zoom)
+        r = scale.disc_radius_px(c["events"])
+        gap = np.hypot(x[:, None] - x, y[:, None] - y) - (r[:, None] + r)
+        assert (gap[~np.eye(len(c), dtype=bool)] >= 0).all()
+
+
 @pytest.mark.parametrize(
     ("n", "text"),
     [
