@@ -104,7 +104,7 @@ def _unknown_places(
             if key not in where:
                 where[key] = _country_for(
                     _sentence_text(text, tokens, first), tokens[first].sentence, by_sentence,
-                    votes, countries, wide=kind in _WIDE_KINDS, before=found,
+                    votes, countries, wide=kind in _WIDE_KINDS, before=found, start=start,
                 )  # fmt: skip
             country, why = where[key], "no country"
         if country is None:
@@ -417,6 +417,7 @@ def _country_for(
     *,
     wide: bool = False,
     before: list[PlaceMention] = (),  # type: ignore[assignment]
+    start: int = 0,
 ) -> GazetteerPlace | None:
     """Where an unknown place lies when nothing names its country: near the most precise
     town of its sentence ("Hertford Road" beside Edmonton), with a radius that holds a
@@ -434,6 +435,11 @@ def _country_for(
                  and p.kind in _POINT_KINDS and p.country in countries.by_iso][-1:]  # fmt: skip
     if towns and not wide:
         return _around(min(towns, key=lambda p: p.radius_m))
+    if wide and here:
+        # "Kalam in the Swat Valley, north-west Pakistan" after "U.S. helicopters": the
+        # country of the place named nearest.
+        near = min(here, key=lambda p: abs((p.start or 0) - start))
+        return countries.by_iso[near.country].as_place()
     if towns or here:
         return countries.by_iso[(towns or here)[0].country].as_place()
     best = votes.best()

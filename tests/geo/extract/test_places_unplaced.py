@@ -57,6 +57,9 @@ def unplaced(text: str, gaz: Gazetteer) -> list[tuple[str, str, str, str]]:
         # A river lies in its country, not around the one town of its sentence.
         ("Officials in Mogadishu said the Shabelle River ran dry.",
          [("Shabelle River", "river", "Somalia", "SO")]),
+        # ... the country of the place named nearest, not the sentence's first.
+        ("U.S. helicopters landed in the Swat Valley, north-west Pakistan.",
+         [("Swat Valley", "valley", "Pakistan", "PK")]),
     ],
 )  # fmt: skip
 def test_a_feature_word_makes_a_place(gazetteer: Gazetteer, text: str, expected: list) -> None:
@@ -120,6 +123,10 @@ def test_a_landmark_tied_to_a_town_is_a_place(
         # A feature word in an institution's name; an apposition that is a person's job.
         "Mount Sinai Hospital treated victims from Mexico.",
         "Lopez, a town official in Mexico, spoke.",
+        "A meeting was held at Franklin Elementary in Athens.",
+        # The end of a longer name; an airport (named for a person or a town).
+        "Engineers inspected the Hoover Lindo Grande Dam in Mexico.",
+        "Flights left Pearson International Airport in Athens.",
         "Gomez said the village was safe in Mexico.",
         # A landmark that speaks, or that no town ties down (never a country's middle).
         "The presidential palace said talks in Khartoum failed.",
