@@ -118,6 +118,8 @@ def test_a_landmark_tied_to_a_town_is_a_place(
         "The Army Corps of Engineers inspected the dam in Mexico.",
         "The National Weather Service warned residents in Mexico.",
         "Mark Timbal said the storm hit Mexico.",
+        "Floods hit Mexico, said Faduma Hassan, a farmer in Mexico.",
+        "The river rose in Mexico, said Ortega, whose village was spared.",
         "Super Typhoon Rai hit the Philippines.",
         "In March, floods hit Mexico. In December they came back.",
         # A feature word in an institution's name; an apposition that is a person's job.
