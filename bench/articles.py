@@ -96,6 +96,9 @@ class Tally:
     events_drafted: int = 0
     events_right: int = 0
     events_neutral: int = 0
+    # Drafted events at an unplaced name: never a match (no point), counted in event
+    # precision as drafted, shown apart as what the editor is left to pin.
+    events_unplaced: int = 0
     key_figures: int = 0
     figures_hit: int = 0
     words: int = 0
@@ -121,6 +124,7 @@ class Tally:
             "event precision": share(self.events_right, self.events_drafted - self.events_neutral),
             "figures found with their kind": share(self.figures_hit, self.key_figures),
             "unplaced names left for the editor": str(self.unplaced),
+            "events at unplaced names (in event precision)": str(self.events_unplaced),
         }
 
     places_right_required: int = 0
@@ -203,6 +207,7 @@ def _fits(ev: dict, kev: dict, by_name: dict, kind: bool) -> bool:
 def _score_events(t: Tally, name: str, drafted: list[dict], kevents: list[dict], by_name) -> None:
     """Event recall and precision for one report."""
     t.events_drafted = len(drafted)
+    t.events_unplaced = sum(ev["place"].get("lat") is None for ev in drafted)
     taken: set[int] = set()
 
     def fits(ev: dict, kev: dict, kind: bool) -> bool:

@@ -27,6 +27,7 @@ ORDER = (
     "votes",
     "rank",
     "resolve",
+    "cues",
     "unknown",
     "passed_over",
     "settle",
