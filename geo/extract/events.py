@@ -124,7 +124,8 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                 r"|t(?:ook|aken|aking) back|wrest(?:ed|ing)? back|(?:took|taken) (?:the )?(?:city"
                 r"|town|village|district|airport|base|capital) of"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
-                r"|liberat(?:ed|ing|ion))\b"),
+                # "Liberation" with a capital names a front or an army, not ground taken.
+                r"|(?-i:liberat(?:ed|ing|ion)))\b"),
     ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
                r"\b[^.;]{0,40}\bkill(?:ed|ing)\b[^.;]{0,30}\b(?:villagers|civilians"
                r"|worshippers|residents|farmers|passengers|herders)"
@@ -176,6 +177,20 @@ _CAUSE = re.compile(
     r"(?:the\s+|a\s+|this\s+|last\s+\w+'s\s+)?(?:\w+\s+){0,2}?(?:droughts?|floods?|flooding"
     r"|floodwaters?|storms?|cyclones?|hurricanes?|typhoons?|earthquakes?|quakes?|wildfires?"
     r"|fires?|landslides?|famine|rains?)\b",
+    re.IGNORECASE,
+)
+# Ground aimed at is not ground taken: "an offensive to capture", "aimed at taking", "in a bid
+# to seize" (a coup's "seize power" is read before these are set aside).
+_PURPOSE = re.compile(
+    r"\b(?:to|at)\s+(?:re)?(?:captur(?:e|ing)|seiz(?:e|ing)|tak(?:e|ing)|retak(?:e|ing))\b",
+    re.IGNORECASE,
+)
+# One hazard setting off another: "the storm had brought heavy rain and flooding to X",
+# "rains triggered landslides": the hazard the place had is the one brought.
+_BROUGHT = re.compile(
+    r"\b(?:brought|bringing|brings|bring|caused|causing|triggered|triggering|set off|setting off"
+    r"|unleashed|sparked)\s+(?P<effect>(?:\w+\s+){0,4}?(?:flash\s+)?(?:flood(?:s|ing)?|landslides?"
+    r"|mudslides?))\b",
     re.IGNORECASE,
 )
 # What people undergo because of a hazard, told as its own happening.
@@ -409,6 +424,17 @@ def guess_category(sentence: str, theme: str = "") -> str:
         if theme in _HAZARDS and not _STRANDED.search(sentence):
             return theme
         return "evacuation"
+    if category == "capture" and found is not None:
+        # "launched an offensive to capture the city": ground aimed at, not yet taken.
+        aimed = _match(_PURPOSE.sub(" ", outside))
+        category = aimed[0] if aimed else "offensive"
+    if category in _HAZARDS:
+        # "the storm brought flooding to Chikwawa": what it set off is what the place had.
+        effect = _BROUGHT.search(outside)
+        if effect is not None:
+            brought = _match(effect.group("effect"))
+            if brought is not None and brought[0] in _HAZARDS:
+                category = brought[0]
     if category in _HAZARDS:
         # "805,000 people displaced by the drought": the hazard is the cause; what happened to
         # the people is the happening.
@@ -768,8 +794,8 @@ def _read_sentence(
     dated sentence after it."""
     all_dates = _inside(article.dates.get(s.index, []), s)
     usable = _event_dates(all_dates, article.published)
-    category = guess_category(s.text, article.theme)
     here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
+    category = _placed_category(s, here, article.theme)
     figures = _inside(article.figures.get(s.index, []), s)
     anchor = _keyword_at(s, category, here)
     when = _date_for(usable, anchor)
@@ -809,6 +835,26 @@ def _read_sentence(
     for other in _listed_with(place, here, s):
         events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return carried
+
+
+def _placed_category(s: Sentence, here: list[PlaceMention], theme: str) -> str:
+    """The sentence's category, read from its one clause that names places when the others
+    name none ("the region has come under shelling, and the army has opened an offensive on
+    X": the offensive is what happened at X); else from the whole sentence."""
+    category = guess_category(s.text, theme)
+    breaks = list(_CLAUSE_BREAK.finditer(s.text))
+    if not breaks or not here:
+        return category
+    bounds = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(s.text)]
+    placed = {i for p in here if p.start is not None
+              for i, (a, b) in enumerate(zip(bounds, ends, strict=True))
+              if s.start + a <= p.start < s.start + b}  # fmt: skip
+    if len(placed) != 1:
+        return category
+    (i,) = placed
+    own = guess_category(s.text[bounds[i] : ends[i]], theme)
+    return own if _happening(own, False) else category
 
 
 def _no_happening(

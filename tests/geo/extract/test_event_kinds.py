@@ -1,0 +1,86 @@
+"""Issue 24: the kind of a drafted event, from words and clause structure (tables of sentence ->
+expected category, with counter-examples)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from geo.extract.events import guess_category
+from tests.geo.extract.test_events import events
+
+SAT = date(2020, 11, 28)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # Ground aimed at is an offensive; ground taken is a capture.
+        ("Government troops had launched an offensive to seize the regional capital.", "offensive"),
+        ("The army opened an offensive aimed at capturing the city.", "offensive"),
+        ("Rebels are trying to recapture the town.", "offensive"),
+        ("The army seized the regional capital on Saturday.", "capture"),
+        ("Troops captured the town after trying to take it for a week.", "capture"),
+        # A coup's "seize power" is read before the purpose is set aside.
+        ("Soldiers attempted to seize power overnight.", "coup"),
+    ],
+)
+def test_purpose_is_no_capture(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # A front's or an army's name is no ground taken.
+        ("The Tigray People's Liberation Front said it had no comment.", "statement"),
+        ("The Sudan People's Liberation Army shelled the town.", "shelling"),
+        ("The liberation of the city took three weeks.", "capture"),
+        ("Troops liberated the village on Sunday.", "capture"),
+    ],
+)
+def test_liberation_in_a_name(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # One hazard setting off another: the place had the one brought.
+        ("The storm had already brought heavy rain and flooding to the two districts.", "flood"),
+        ("Cyclone rains triggered landslides in the hills.", "landslide"),
+        ("The typhoon caused flash floods across the island.", "flood"),
+        # Counter-examples: the hazard itself, or a non-hazard brought.
+        ("The storm brought strong winds and rain to the coast.", "storm"),
+        ("The hurricane caused widespread damage to the island.", "storm"),
+        ("Floods brought misery to thousands of families.", "flood"),
+    ],
+)
+def test_hazard_brought_by_another(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # The clause that names the place says what happened there.
+        (
+            "The rebellious region has come under heavy shelling, and the army has opened an "
+            "offensive in Eritrea on Saturday.",
+            "offensive",
+        ),
+        (
+            "Officials said there was heavy fighting, and the army shelled Eritrea on Saturday.",
+            "shelling",
+        ),
+        # Counter-example: the placed clause says nothing of its own; the sentence's kind holds.
+        (
+            "Heavy shelling went on all day, and the people of Eritrea waited on Saturday.",
+            "shelling",
+        ),
+    ],
+)
+def test_kind_from_the_placed_clause(text: str, category: str) -> None:
+    drafted = events(text, SAT)
+    assert [e.category for e in drafted] == [category]
