@@ -75,7 +75,11 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                       r"|exchange (?:of )?(?:the )?(?:bodies|prisoners|captives))\b"),
     ("remains-found", r"\b(?:remains (?:were |was )?(?:found|discovered|recovered|identified)"
                       r"|mass grave|bodies (?:were |have been )?(?:found|discovered|recovered"
-                      r"|turned up|washed up|washed ashore))\b"),
+                      r"|turned up|washed up|washed ashore)"
+                      # "the burned bodies of eighteen people, who may have been migrants,
+                      # were discovered": the bodies' own clause, a few words on.
+                      r"|bod(?:y|ies) of [^.;]{1,60}?\b(?:were|was|have been|had been) "
+                      r"(?:found|discovered|recovered))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
@@ -152,7 +156,7 @@ for _category, _pattern in _CATEGORY_RES:
     _CATEGORY_PATTERNS[_category] = (*_CATEGORY_PATTERNS.get(_category, ()), _pattern)
 _HAZARDS = frozenset(c.name for c in CATEGORY.values() if c.family == "disaster")
 # What a toll or a rescue is part of once the article is about a hazard or a vote.
-_FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling", "remains-found"})
+_FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling"})
 # What a bare toll ("11 fighters were killed") may be part of.
 _VIOLENT = _HAZARDS | frozenset({
     "battle", "offensive", "capture", "airstrike", "shelling", "bombing", "suicide-bombing",
@@ -193,6 +197,9 @@ _BROUGHT = re.compile(
     r"|mudslides?))\b",
     re.IGNORECASE,
 )
+# A storm of the kind that is named and tracked: what a report's floods are part of.
+_NAMED_STORM = re.compile(r"\b(?:cyclones?|hurricanes?|typhoons?|tropical storms?)\b",
+                          re.IGNORECASE)  # fmt: skip
 # What people undergo because of a hazard, told as its own happening.
 _CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "The UN condemned the attack": a reaction names the happening it is about; it is words.
@@ -458,6 +465,9 @@ def article_theme(sentences: list[Sentence]) -> str:
         m = pattern.search(lead)
         if m and m.start() < where:
             best, where = category, m.start()
+    if best in ("flood", "landslide") and _NAMED_STORM.search(lead):
+        # "floodwaters brought by Hurricane Maria": the floods are the storm's; its tolls too.
+        return "storm"
     return best
 
 

@@ -84,3 +84,39 @@ def test_hazard_brought_by_another(sentence: str, category: str) -> None:
 def test_kind_from_the_placed_clause(text: str, category: str) -> None:
     drafted = events(text, SAT)
     assert [e.category for e in drafted] == [category]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "theme", "category"),
+    [
+        # Bodies found are their own happening, even in a hazard's story.
+        ("Several bodies turned up downstream at the town.", "landslide", "remains-found"),
+        (
+            "The burned bodies of 18 people, who may have been migrants, were discovered.",
+            "",
+            "remains-found",
+        ),
+        ("The bodies of three fishermen were recovered on Monday.", "flood", "remains-found"),
+        # Counter-examples: a toll or bodies not found stay the hazard's.
+        ("At least 12 people were killed.", "landslide", "landslide"),
+        ("The bodies of the dead lay in the streets.", "", "casualties"),
+    ],
+)
+def test_bodies_found(sentence: str, theme: str, category: str) -> None:
+    assert guess_category(sentence, theme) == category
+
+
+@pytest.mark.parametrize(
+    ("lead", "category"),
+    [
+        # A named storm's report: its floods and its tolls are the storm's.
+        ("Floodwaters brought by Hurricane Maria damaged a dam in Eritrea on Friday.", "storm"),
+        ("Typhoon rains flooded villages in Eritrea on Friday.", "storm"),
+        # Counter-examples: a flood report with no named storm; a bare "storm" is weather.
+        ("Floods damaged a dam in Eritrea on Friday.", "flood"),
+        ("Floods after a storm damaged a dam in Eritrea on Friday.", "flood"),
+    ],
+)
+def test_named_storm_is_the_theme(lead: str, category: str) -> None:
+    drafted = events(lead + " A man was killed in Ethiopia on Friday.", SAT)
+    assert drafted[-1].category == category
