@@ -197,6 +197,17 @@ _BROUGHT = re.compile(
     r"|mudslides?))\b",
     re.IGNORECASE,
 )
+# Words that someone said, wrote or announced something: what a "statement" needs to be one.
+_SPOKEN = re.compile(
+    r"\b(?:sa(?:id|ys|y|ying)|told|tell(?:s|ing)?|announc\w*|declar\w*|stat(?:ed|es|ement)"
+    r"|add(?:ed|s)|report(?:ed|s|ing)?|confirm\w*|warn\w*|urg\w*|call(?:ed|s|ing)?|wr(?:ote|ites)"
+    r"|tweet\w*|post(?:ed|s)?|claim\w*|den(?:ied|ies|y)|accus\w*|blam\w*|promis\w*|pledg\w*"
+    r"|vow\w*|insist\w*|reject\w*|stress\w*|sp(?:oke|eak\w*)|quot\w*|brief\w*|interview\w*"
+    r"|conferences?|address\w*|appeal\w*|offer\w*|threat\w*|demand\w*|ask(?:ed|s)?|expect\w*"
+    r"|estimat\w*|predict\w*|forecast\w*|condemn\w*|denounc\w*|deplor\w*|condolences"
+    r"|according to)\b",
+    re.IGNORECASE,
+)
 # A storm of the kind that is named and tracked: what a report's floods are part of.
 _NAMED_STORM = re.compile(r"\b(?:cyclones?|hurricanes?|typhoons?|tropical storms?)\b",
                           re.IGNORECASE)  # fmt: skip
@@ -875,6 +886,9 @@ def _no_happening(
     if dated and not usable:
         return True  # dated only by a duration or a "since": background, not a happening
     if not _happening(category, when is not None):
+        return True
+    if category == "statement" and not _SPOKEN.search(s.text):
+        # "Burhan was at army headquarters on Sunday": no one said anything, nothing happened.
         return True
     if when is None and _HYPOTHETICAL.search(s.text):
         return True

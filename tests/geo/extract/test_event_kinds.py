@@ -120,3 +120,19 @@ def test_bodies_found(sentence: str, theme: str, category: str) -> None:
 def test_named_storm_is_the_theme(lead: str, category: str) -> None:
     drafted = events(lead + " A man was killed in Ethiopia on Friday.", SAT)
     assert drafted[-1].category == category
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        # A dated sentence with a place and no words of a happening is a statement only when
+        # someone says something.
+        ("Nobody knew where he was on Saturday, but the general was in Eritrea.", []),
+        ("The president was in Eritrea on Saturday.", []),
+        ("The president said on Saturday that Eritrea would talk.", ["statement"]),
+        ("On Saturday the UN condemned the violence in Eritrea.", ["statement"]),
+        ("According to officials in Eritrea, the talks went well on Saturday.", ["statement"]),
+    ],
+)
+def test_statement_needs_words_said(text: str, categories: list[str]) -> None:
+    assert [e.category for e in events(text, SAT)] == categories
