@@ -208,6 +208,10 @@ _SPOKEN = re.compile(
     r"|according to)\b",
     re.IGNORECASE,
 )
+# Armed or security forces, whose moves are news even in words of no kind.
+_FORCES = re.compile(r"\b(?:soldiers|troops|police(?:men)?|(?:security )?forces|guards"
+                     r"|militiamen|fighters|militants|tanks|armou?red vehicles)\b",
+                     re.IGNORECASE)  # fmt: skip
 # A storm of the kind that is named and tracked: what a report's floods are part of.
 _NAMED_STORM = re.compile(r"\b(?:cyclones?|hurricanes?|typhoons?|tropical storms?)\b",
                           re.IGNORECASE)  # fmt: skip
@@ -887,8 +891,9 @@ def _no_happening(
         return True  # dated only by a duration or a "since": background, not a happening
     if not _happening(category, when is not None):
         return True
-    if category == "statement" and not _SPOKEN.search(s.text):
-        # "Burhan was at army headquarters on Sunday": no one said anything, nothing happened.
+    if category == "statement" and not _SPOKEN.search(s.text) and not _FORCES.search(s.text):
+        # "Burhan was at army headquarters on Sunday": no one said anything and no force
+        # moved ("troops erected blast walls" is drafted for the editor to name).
         return True
     if when is None and _HYPOTHETICAL.search(s.text):
         return True

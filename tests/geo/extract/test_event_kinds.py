@@ -136,3 +136,16 @@ def test_named_storm_is_the_theme(lead: str, category: str) -> None:
 )
 def test_statement_needs_words_said(text: str, categories: list[str]) -> None:
     assert [e.category for e in events(text, SAT)] == categories
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        # Forces that move are drafted for the editor to name, words or not.
+        ("Troops erected blast walls in Eritrea on Saturday.", ["statement"]),
+        ("Soldiers were on standby in Eritrea on Saturday.", ["statement"]),
+        ("The general was at army headquarters in Eritrea on Saturday.", []),
+    ],
+)
+def test_forces_that_move_are_drafted(text: str, categories: list[str]) -> None:
+    assert [e.category for e in events(text, SAT)] == categories
