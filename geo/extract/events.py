@@ -86,7 +86,7 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     # Going home is the happening, whatever truce allowed it.
     ("return", r"\b(?:returnees|return(?:ed|ing|s)? (?:home|to their (?:homes|villages|towns)))\b"),
     ("ceasefire", r"\b(?:cease-?fire|truce|(?:halt|pause) (?:to|in) (?:the )?fighting"
-                  r"|agreed to (?:a |an )?(?:pause|halt))\b"),
+                  r"|agreed (?:to )?(?:a |an )?(?:[\w-]+ )?(?:pause|halt))\b"),
     ("agreement", r"\b(?:agreed|agreements?|accords?|(?:struck|reached|signed) (?:a |an |the )?"
                   r"(?:\w+ )?deal|peace (?:deal|talks|plan)|signed)\b"),
     ("suicide-bombing", r"\bsuicide (?:bomb\w*|attack\w*|car bomb\w*|vests?)\b"),
@@ -164,6 +164,8 @@ _VIOLENT = _HAZARDS | frozenset({
 })  # fmt: skip
 # A protest and a riot at one place and time are one crowd's happening.
 _CROWD = frozenset({"protest", "riot"})
+# A state of emergency or curfew its makers declare, at the coup's place and time, is the coup.
+_COUP_ORDERS = frozenset({"coup", "decision"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
@@ -189,6 +191,9 @@ _PURPOSE = re.compile(
     r"\b(?:to|at)\s+(?:re)?(?:captur(?:e|ing)|seiz(?:e|ing)|tak(?:e|ing)|retak(?:e|ing))\b",
     re.IGNORECASE,
 )
+# What a deal or a pause is for, not what happened: "to let the wounded be evacuated".
+_ALLOWED = re.compile(r"\bto (?:let|allow|enable|permit) (?:\w+ ){0,4}?(?:be )?evacuat\w*",
+                      re.IGNORECASE)  # fmt: skip
 # One hazard setting off another: "the storm had brought heavy rain and flooding to X",
 # "rains triggered landslides": the hazard the place had is the one brought.
 _BROUGHT = re.compile(
@@ -218,8 +223,11 @@ _NAMED_STORM = re.compile(r"\b(?:cyclones?|hurricanes?|typhoons?|tropical storms
 # What people undergo because of a hazard, told as its own happening.
 _CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "The UN condemned the attack": a reaction names the happening it is about; it is words.
+# "The presidency accused guards of staging a demonstration": an accusation is words too (not
+# "police accused of firing", where the act is told).
 _REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
-                       r"|offered (?:his|her|their) condolences)\b", re.IGNORECASE)  # fmt: skip
+                       r"|offered (?:his|her|their) condolences"
+                       r"|accus(?:ed|es|ing) (?:\w+ ){1,4}?of)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
     r"\bif\b[^.;]{0,200}\b(?:could|would|might)\b"
@@ -231,6 +239,13 @@ _SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORE
 # A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
 # happening each.
 _MAX_LISTED = 3
+# Kinds a sentence that names no place is drafted as on its own, at the place of the happening
+# before it: what is done to or by people there (a toll, a strike or words are more of it).
+_UNPLACED_KINDS = frozenset({"evacuation", "protest", "riot", "decision", "remains-found",
+                             "abduction", "arrest"})  # fmt: skip
+# A sentence that says it tells of another place or happening.
+_ELSEWHERE = re.compile(r"\W*(?:separately|elsewhere|meanwhile|in (?:a )?(?:separate|another)"
+                        r"|in other)\b", re.IGNORECASE)  # fmt: skip
 # Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject.
 _CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
                            re.IGNORECASE)  # fmt: skip
@@ -450,6 +465,10 @@ def guess_category(sentence: str, theme: str = "") -> str:
         # "launched an offensive to capture the city": ground aimed at, not yet taken.
         aimed = _match(_PURPOSE.sub(" ", outside))
         category = aimed[0] if aimed else "offensive"
+    if category == "evacuation" and found is not None:
+        # "agreed a pause to let the wounded be evacuated": the pause is what was done.
+        allowed = _match(_ALLOWED.sub(" ", outside))
+        category = allowed[0] if allowed else category
     if category in _HAZARDS:
         # "the storm brought flooding to Chikwawa": what it set off is what the place had.
         effect = _BROUGHT.search(outside)
@@ -597,6 +616,7 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         len(kinds) > 1
         and not ("casualties" in kinds and kinds <= _VIOLENT)
         and not (kinds <= _CROWD)
+        and kinds != _COUP_ORDERS
     ):
         return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
@@ -625,6 +645,8 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     category = a.category if a.category != "casualties" else b.category
     if {a.category, b.category} == _CROWD:
         category = "riot"  # a protest told again with stones and fire was a riot
+    if {a.category, b.category} == _COUP_ORDERS:
+        category = "coup"
     return replace(
         a,
         date=dated.date,
@@ -834,6 +856,12 @@ def _read_sentence(
         home = events[-1].place if events else article.dateline
         if home is not None:
             events += _named_events(s, usable, when, home, article.theme)
+            dated = bool(all_dates), bool(usable)
+            if _unplaced_happening(s, category, events, *dated, when, anchor):
+                days = _event_days(s, category, when, carried, article.published)
+                if days is not None:
+                    events.append(_event(article, s, days, events[-1].place, [], category))
+                    return carried
         # "At least 59 civilians were killed." after a sentence that placed the fighting:
         # the toll is that happening's.
         if when is None or not all_dates:
@@ -860,6 +888,28 @@ def _read_sentence(
     for other in _listed_with(place, here, s):
         events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return carried
+
+
+def _unplaced_happening(
+    s: Sentence,
+    category: str,
+    events: list[DraftEvent],
+    dated: bool,
+    usable: bool,
+    when: DateMention | None,
+    anchor: int,
+) -> bool:
+    """Whether a sentence that names no place tells a happening of its own, of another kind
+    than the one drafted just before it ("helicopters were sent in to pick up people who were
+    stranded" after the flood's sentence): drafted at that happening's place."""
+    if not events or category not in _UNPLACED_KINDS or category == events[-1].category:
+        return False
+    if s.index - events[-1].sentence > _CARRY_SENTENCES:
+        return False
+    if events[-1].category in ("statement", "speech") or _ELSEWHERE.match(s.text):
+        # Where words were said is not where things happen; "Separately, ..." is elsewhere.
+        return False
+    return not _no_happening(s, category, dated, usable, when, anchor)
 
 
 def _placed_category(s: Sentence, here: list[PlaceMention], theme: str) -> str:

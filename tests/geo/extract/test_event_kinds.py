@@ -149,3 +149,87 @@ def test_statement_needs_words_said(text: str, categories: list[str]) -> None:
 )
 def test_forces_that_move_are_drafted(text: str, categories: list[str]) -> None:
     assert [e.category for e in events(text, SAT)] == categories
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        # A sentence that names no place but tells a happening of another kind than the one
+        # before it: drafted at that happening's place.
+        (
+            "Floods hit Eritrea on Saturday. Helicopters were sent to pick up people who were "
+            "stranded.",
+            ["flood", "evacuation"],
+        ),
+        (
+            "Soldiers seized power in Eritrea on Saturday. Police fired tear gas at protesters.",
+            ["coup", "protest"],
+        ),
+        # Counter-examples: a toll or words are more of the happening; "Separately" is
+        # elsewhere; where words were said is no place of happenings; the same kind is a
+        # retelling.
+        ("Floods hit Eritrea on Saturday. Twelve people were killed.", ["flood"]),
+        (
+            "Floods hit Eritrea on Saturday. Separately, 29 foreigners were evacuated.",
+            ["flood"],
+        ),
+        (
+            "The minister said on Saturday that Eritrea was calm. Police fired tear gas at "
+            "protesters.",
+            ["statement"],
+        ),
+        ("Floods hit Eritrea on Saturday. More villages were flooded.", ["flood"]),
+    ],
+)
+def test_unplaced_sentence_of_its_own_kind(text: str, categories: list[str]) -> None:
+    assert [e.category for e in events(text, SAT)] == categories
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # An accusation is words about a happening.
+        ("The presidency accused guard members of staging a demonstration.", "statement"),
+        ("The army accused the rebels of shelling the town.", "statement"),
+        # Counter-example: the accused did it, and the sentence tells it.
+        ("Police accused of firing on protesters were suspended.", "protest"),
+    ],
+)
+def test_accusation_is_words(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "categories"),
+    [
+        # A coup's state of emergency, at its place and time, is the coup.
+        (
+            "The army seized power in Eritrea on Saturday. It said a state of emergency was in "
+            "force.",
+            ["coup"],
+        ),
+        # Counter-example: a government's curfew after a protest is a decision of its own.
+        (
+            "Protesters marched in Eritrea on Saturday. A curfew was imposed in Eritrea on "
+            "Saturday.",
+            ["protest", "decision"],
+        ),
+    ],
+)
+def test_coup_orders_are_the_coup(text: str, categories: list[str]) -> None:
+    assert [e.category for e in events(text, SAT)] == categories
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # What a pause is for is not what happened; the pause is.
+        ("Both sides agreed a three-hour pause to let the wounded be evacuated.", "ceasefire"),
+        ("They signed a deal to allow civilians to be evacuated.", "agreement"),
+        # Counter-examples: people evacuated, or sent to evacuate them.
+        ("The wounded were evacuated during a three-hour pause.", "evacuation"),
+        ("Helicopters were sent to evacuate the wounded.", "evacuation"),
+    ],
+)
+def test_evacuation_allowed_is_no_evacuation(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
