@@ -99,7 +99,7 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                   r"|aerial bombardment"
                   r"|from the air)\b"),
     ("shelling", r"\b(?:shell(?:ing|ed|s)?|artillery|mortars?|rockets?|missiles?|barrages?"
-                 r"|bombard\w*|struck)\b"),
+                 r"|bombard\w*)\b"),
     ("celebration", r"\b(?:celebrat\w*|festivit\w*|parade)\b"),
     # Rescues are part of a hazard's story, else an evacuation: see guess_category.
     ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
@@ -133,7 +133,10 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
                r"\b[^.;]{0,40}\bkill(?:ed|ing)\b[^.;]{0,30}\b(?:villagers|civilians"
                r"|worshippers|residents|farmers|passengers|herders)"
-               r"|massacre\w*|gunmen|opened fire|attack(?:ed|s)? (?:on )?(?:the )?"
+               r"|massacre\w*|gunmen|opened fire"
+               # Gangs that sweep through or storm a neighbourhood attack the people in it.
+               r"|gangs? (?:have |had |has )?(?:swept|swept through|stormed|raided|attacked"
+               r"|overran)|gang attacks?|attack(?:ed|s)? (?:on )?(?:the )?"
                r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
                r"|camp|bus|passengers|farmers|residents))\b"),
     ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),

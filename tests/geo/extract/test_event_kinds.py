@@ -233,3 +233,36 @@ def test_coup_orders_are_the_coup(text: str, categories: list[str]) -> None:
 )
 def test_evacuation_allowed_is_no_evacuation(sentence: str, category: str) -> None:
     assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # "Struck" says a blow, not what weapon dealt it.
+        ("It was not known whether he had been struck by a bullet.", "statement"),
+        ("Forces struck the army's base, and several people were killed.", "casualties"),
+        # Counter-examples: the weapon says it.
+        ("Rockets struck the city centre overnight.", "shelling"),
+        ("Coalition jets struck the last pocket.", "airstrike"),
+        ("The earthquake struck just before midnight.", "earthquake"),
+    ],
+)
+def test_struck_names_no_weapon(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        # Gangs sweeping through a neighbourhood attack the people in it.
+        ("Gangs have swept through two neighbourhoods, and a dozen people are dead.", "attack"),
+        ("A wave of gang attacks has hit the capital.", "attack"),
+        ("A gang stormed the village at dawn.", "attack"),
+        # Counter-examples: not a gang's act, or a crowd's.
+        ("Protesters swept through the streets, and a dozen people are dead.", "protest"),
+        ("Floodwaters swept through two neighbourhoods.", "flood"),
+        ("Police arrested members of a gang.", "arrest"),
+    ],
+)
+def test_gangs_attack(sentence: str, category: str) -> None:
+    assert guess_category(sentence) == category
