@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from itertools import pairwise
 
 from geo.extract.actors import ActorMention
 from geo.extract.dates import DateMention
@@ -520,7 +521,24 @@ def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -
     return min((p.start for p in places if p.start is not None), default=sentence.start)
 
 
-def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int, int]:
+def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
+    """The places listed after one that says where people come from: "nationals of the
+    United States, France, Britain and Canada" are all origins, not only the first."""
+    ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
+    out: list[PlaceMention] = []
+    for a, b in pairwise(ordered):
+        gap = s.text[(a.end or 0) - s.start : (b.start or 0) - s.start]
+        if _LIST_GAP.fullmatch(gap) is None:
+            continue
+        lead = s.text[max(0, (a.start or 0) - s.start - 60) : (a.start or 0) - s.start]
+        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead):
+            out.append(b)
+    return out
+
+
+def _specificity(
+    p: PlaceMention, sentence: Sentence, anchor: int, origin: bool = False
+) -> tuple[int, int]:
     if p.kind == "country":
         tier = 3
     elif not p.placed:
@@ -536,6 +554,7 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or origin
         or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
     ):
@@ -875,7 +894,8 @@ def _read_sentence(
     days = _event_days(s, category, when, carried, article.published)
     if days is None:
         return carried
-    (tier, _), place = min(((_specificity(p, s, anchor), p) for p in here),
+    origins = {id(p) for p in _origin_lists(here, s)}
+    (tier, _), place = min(((_specificity(p, s, anchor, id(p) in origins), p) for p in here),
                            key=lambda pair: pair[0])  # fmt: skip
     if tier >= _ASIDE_TIER:
         # Only where it was said or a landmark to measure from ("1,300km southwest of

@@ -266,3 +266,23 @@ def test_struck_names_no_weapon(sentence: str, category: str) -> None:
 )
 def test_gangs_attack(sentence: str, category: str) -> None:
     assert guess_category(sentence) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        # Every country listed after "nationals of" is where people come from.
+        (
+            "Floods hit Eritrea on Saturday. The people brought out were nationals of the "
+            "United States, France, Britain and Canada.",
+            ["Eritrea"],
+        ),
+        # Counter-example: a list of where it happened is drafted at each.
+        (
+            "Floods hit Eritrea on Saturday. Floods also hit France and Spain on Saturday.",
+            ["Eritrea", "France"],
+        ),
+    ],
+)
+def test_listed_origins_are_no_places_of_happenings(text: str, places: list[str]) -> None:
+    assert [e.place.name for e in events(text, SAT)] == places
