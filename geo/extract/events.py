@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from itertools import pairwise
 
 from geo.extract.actors import ActorMention
 from geo.extract.dates import DateMention
@@ -75,14 +76,18 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                       r"|exchange (?:of )?(?:the )?(?:bodies|prisoners|captives))\b"),
     ("remains-found", r"\b(?:remains (?:were |was )?(?:found|discovered|recovered|identified)"
                       r"|mass grave|bodies (?:were |have been )?(?:found|discovered|recovered"
-                      r"|turned up|washed up|washed ashore))\b"),
+                      r"|turned up|washed up|washed ashore)"
+                      # "the burned bodies of eighteen people, who may have been migrants,
+                      # were discovered": the bodies' own clause, a few words on.
+                      r"|bod(?:y|ies) of [^.;]{1,60}?\b(?:were|was|have been|had been) "
+                      r"(?:found|discovered|recovered))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
     # Going home is the happening, whatever truce allowed it.
     ("return", r"\b(?:returnees|return(?:ed|ing|s)? (?:home|to their (?:homes|villages|towns)))\b"),
     ("ceasefire", r"\b(?:cease-?fire|truce|(?:halt|pause) (?:to|in) (?:the )?fighting"
-                  r"|agreed to (?:a |an )?(?:pause|halt))\b"),
+                  r"|agreed (?:to )?(?:a |an )?(?:[\w-]+ )?(?:pause|halt))\b"),
     ("agreement", r"\b(?:agreed|agreements?|accords?|(?:struck|reached|signed) (?:a |an |the )?"
                   r"(?:\w+ )?deal|peace (?:deal|talks|plan)|signed)\b"),
     ("suicide-bombing", r"\bsuicide (?:bomb\w*|attack\w*|car bomb\w*|vests?)\b"),
@@ -95,7 +100,7 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                   r"|aerial bombardment"
                   r"|from the air)\b"),
     ("shelling", r"\b(?:shell(?:ing|ed|s)?|artillery|mortars?|rockets?|missiles?|barrages?"
-                 r"|bombard\w*|struck)\b"),
+                 r"|bombard\w*)\b"),
     ("celebration", r"\b(?:celebrat\w*|festivit\w*|parade)\b"),
     # Rescues are part of a hazard's story, else an evacuation: see guess_category.
     ("rescue", r"\b(?:rescu\w*|pulled (?:\w+ )*?(?:out of|from) (?:the )?(?:rubble|wreckage|debris"
@@ -124,11 +129,15 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                 r"|t(?:ook|aken|aking) back|wrest(?:ed|ing)? back|(?:took|taken) (?:the )?(?:city"
                 r"|town|village|district|airport|base|capital) of"
                 r"|overr(?:an|un)|took (?:full )?control|taken control|fell to|fall of"
-                r"|liberat(?:ed|ing|ion))\b"),
+                # "Liberation" with a capital names a front or an army, not ground taken.
+                r"|(?-i:liberat(?:ed|ing|ion)))\b"),
     ("attack", r"\b(?:(?:armed men|militants|attackers|assailants|jihadists|bandits|fighters)"
                r"\b[^.;]{0,40}\bkill(?:ed|ing)\b[^.;]{0,30}\b(?:villagers|civilians"
                r"|worshippers|residents|farmers|passengers|herders)"
-               r"|massacre\w*|gunmen|opened fire|attack(?:ed|s)? (?:on )?(?:the )?"
+               r"|massacre\w*|gunmen|opened fire"
+               # Gangs that sweep through or storm a neighbourhood attack the people in it.
+               r"|gangs? (?:have |had |has )?(?:swept|swept through|stormed|raided|attacked"
+               r"|overran)|gang attacks?|attack(?:ed|s)? (?:on )?(?:the )?"
                r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
                r"|camp|bus|passengers|farmers|residents))\b"),
     ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),
@@ -151,7 +160,7 @@ for _category, _pattern in _CATEGORY_RES:
     _CATEGORY_PATTERNS[_category] = (*_CATEGORY_PATTERNS.get(_category, ()), _pattern)
 _HAZARDS = frozenset(c.name for c in CATEGORY.values() if c.family == "disaster")
 # What a toll or a rescue is part of once the article is about a hazard or a vote.
-_FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling", "remains-found"})
+_FOLLOWS_HAZARD = frozenset({"casualties", "statement", "battle", "shelling"})
 # What a bare toll ("11 fighters were killed") may be part of.
 _VIOLENT = _HAZARDS | frozenset({
     "battle", "offensive", "capture", "airstrike", "shelling", "bombing", "suicide-bombing",
@@ -159,6 +168,8 @@ _VIOLENT = _HAZARDS | frozenset({
 })  # fmt: skip
 # A protest and a riot at one place and time are one crowd's happening.
 _CROWD = frozenset({"protest", "riot"})
+# A state of emergency or curfew its makers declare, at the coup's place and time, is the coup.
+_COUP_ORDERS = frozenset({"coup", "decision"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
@@ -178,11 +189,49 @@ _CAUSE = re.compile(
     r"|fires?|landslides?|famine|rains?)\b",
     re.IGNORECASE,
 )
+# Ground aimed at is not ground taken: "an offensive to capture", "aimed at taking", "in a bid
+# to seize" (a coup's "seize power" is read before these are set aside).
+_PURPOSE = re.compile(
+    r"\b(?:to|at)\s+(?:re)?(?:captur(?:e|ing)|seiz(?:e|ing)|tak(?:e|ing)|retak(?:e|ing))\b",
+    re.IGNORECASE,
+)
+# What a deal or a pause is for, not what happened: "to let the wounded be evacuated".
+_ALLOWED = re.compile(r"\bto (?:let|allow|enable|permit) (?:\w+ ){0,4}?(?:be )?evacuat\w*",
+                      re.IGNORECASE)  # fmt: skip
+# One hazard setting off another: "the storm had brought heavy rain and flooding to X",
+# "rains triggered landslides": the hazard the place had is the one brought.
+_BROUGHT = re.compile(
+    r"\b(?:brought|bringing|brings|bring|caused|causing|triggered|triggering|set off|setting off"
+    r"|unleashed|sparked)\s+(?P<effect>(?:\w+\s+){0,4}?(?:flash\s+)?(?:flood(?:s|ing)?|landslides?"
+    r"|mudslides?))\b",
+    re.IGNORECASE,
+)
+# Words that someone said, wrote or announced something: what a "statement" needs to be one.
+_SPOKEN = re.compile(
+    r"\b(?:sa(?:id|ys|y|ying)|told|tell(?:s|ing)?|announc\w*|declar\w*|stat(?:ed|es|ement)"
+    r"|add(?:ed|s)|report(?:ed|s|ing)?|confirm\w*|warn\w*|urg\w*|call(?:ed|s|ing)?|wr(?:ote|ites)"
+    r"|tweet\w*|post(?:ed|s)?|claim\w*|den(?:ied|ies|y)|accus\w*|blam\w*|promis\w*|pledg\w*"
+    r"|vow\w*|insist\w*|reject\w*|stress\w*|sp(?:oke|eak\w*)|quot\w*|brief\w*|interview\w*"
+    r"|conferences?|address\w*|appeal\w*|offer\w*|threat\w*|demand\w*|ask(?:ed|s)?|expect\w*"
+    r"|estimat\w*|predict\w*|forecast\w*|condemn\w*|denounc\w*|deplor\w*|condolences"
+    r"|according to)\b",
+    re.IGNORECASE,
+)
+# Armed or security forces, whose moves are news even in words of no kind.
+_FORCES = re.compile(r"\b(?:soldiers|troops|police(?:men)?|(?:security )?forces|guards"
+                     r"|militiamen|fighters|militants|tanks|armou?red vehicles)\b",
+                     re.IGNORECASE)  # fmt: skip
+# A storm of the kind that is named and tracked: what a report's floods are part of.
+_NAMED_STORM = re.compile(r"\b(?:cyclones?|hurricanes?|typhoons?|tropical storms?)\b",
+                          re.IGNORECASE)  # fmt: skip
 # What people undergo because of a hazard, told as its own happening.
 _CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "The UN condemned the attack": a reaction names the happening it is about; it is words.
+# "The presidency accused guards of staging a demonstration": an accusation is words too (not
+# "police accused of firing", where the act is told).
 _REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
-                       r"|offered (?:his|her|their) condolences)\b", re.IGNORECASE)  # fmt: skip
+                       r"|offered (?:his|her|their) condolences"
+                       r"|accus(?:ed|es|ing) (?:\w+ ){1,4}?of)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
     r"\bif\b[^.;]{0,200}\b(?:could|would|might)\b"
@@ -194,6 +243,13 @@ _SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORE
 # A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
 # happening each.
 _MAX_LISTED = 3
+# Kinds a sentence that names no place is drafted as on its own, at the place of the happening
+# before it: what is done to or by people there (a toll, a strike or words are more of it).
+_UNPLACED_KINDS = frozenset({"evacuation", "protest", "riot", "decision", "remains-found",
+                             "abduction", "arrest"})  # fmt: skip
+# A sentence that says it tells of another place or happening.
+_ELSEWHERE = re.compile(r"\W*(?:separately|elsewhere|meanwhile|in (?:a )?(?:separate|another)"
+                        r"|in other)\b", re.IGNORECASE)  # fmt: skip
 # Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject.
 _CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
                            re.IGNORECASE)  # fmt: skip
@@ -409,6 +465,21 @@ def guess_category(sentence: str, theme: str = "") -> str:
         if theme in _HAZARDS and not _STRANDED.search(sentence):
             return theme
         return "evacuation"
+    if category == "capture" and found is not None:
+        # "launched an offensive to capture the city": ground aimed at, not yet taken.
+        aimed = _match(_PURPOSE.sub(" ", outside))
+        category = aimed[0] if aimed else "offensive"
+    if category == "evacuation" and found is not None:
+        # "agreed a pause to let the wounded be evacuated": the pause is what was done.
+        allowed = _match(_ALLOWED.sub(" ", outside))
+        category = allowed[0] if allowed else category
+    if category in _HAZARDS:
+        # "the storm brought flooding to Chikwawa": what it set off is what the place had.
+        effect = _BROUGHT.search(outside)
+        if effect is not None:
+            brought = _match(effect.group("effect"))
+            if brought is not None and brought[0] in _HAZARDS:
+                category = brought[0]
     if category in _HAZARDS:
         # "805,000 people displaced by the drought": the hazard is the cause; what happened to
         # the people is the happening.
@@ -432,6 +503,9 @@ def article_theme(sentences: list[Sentence]) -> str:
         m = pattern.search(lead)
         if m and m.start() < where:
             best, where = category, m.start()
+    if best in ("flood", "landslide") and _NAMED_STORM.search(lead):
+        # "floodwaters brought by Hurricane Maria": the floods are the storm's; its tolls too.
+        return "storm"
     return best
 
 
@@ -447,7 +521,24 @@ def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -
     return min((p.start for p in places if p.start is not None), default=sentence.start)
 
 
-def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int, int]:
+def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
+    """The places listed after one that says where people come from: "nationals of the
+    United States, France, Britain and Canada" are all origins, not only the first."""
+    ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
+    out: list[PlaceMention] = []
+    for a, b in pairwise(ordered):
+        gap = s.text[(a.end or 0) - s.start : (b.start or 0) - s.start]
+        if _LIST_GAP.fullmatch(gap) is None:
+            continue
+        lead = s.text[max(0, (a.start or 0) - s.start - 60) : (a.start or 0) - s.start]
+        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead):
+            out.append(b)
+    return out
+
+
+def _specificity(
+    p: PlaceMention, sentence: Sentence, anchor: int, origin: bool = False
+) -> tuple[int, int]:
     if p.kind == "country":
         tier = 3
     elif not p.placed:
@@ -463,6 +554,7 @@ def _specificity(p: PlaceMention, sentence: Sentence, anchor: int) -> tuple[int,
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or origin
         or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
     ):
@@ -546,6 +638,7 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         len(kinds) > 1
         and not ("casualties" in kinds and kinds <= _VIOLENT)
         and not (kinds <= _CROWD)
+        and kinds != _COUP_ORDERS
     ):
         return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
@@ -574,6 +667,8 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     category = a.category if a.category != "casualties" else b.category
     if {a.category, b.category} == _CROWD:
         category = "riot"  # a protest told again with stones and fire was a riot
+    if {a.category, b.category} == _COUP_ORDERS:
+        category = "coup"
     return replace(
         a,
         date=dated.date,
@@ -768,8 +863,8 @@ def _read_sentence(
     dated sentence after it."""
     all_dates = _inside(article.dates.get(s.index, []), s)
     usable = _event_dates(all_dates, article.published)
-    category = guess_category(s.text, article.theme)
     here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
+    category = _placed_category(s, here, article.theme)
     figures = _inside(article.figures.get(s.index, []), s)
     anchor = _keyword_at(s, category, here)
     when = _date_for(usable, anchor)
@@ -783,6 +878,12 @@ def _read_sentence(
         home = events[-1].place if events else article.dateline
         if home is not None:
             events += _named_events(s, usable, when, home, article.theme)
+            dated = bool(all_dates), bool(usable)
+            if _unplaced_happening(s, category, events, *dated, when, anchor):
+                days = _event_days(s, category, when, carried, article.published)
+                if days is not None:
+                    events.append(_event(article, s, days, events[-1].place, [], category))
+                    return carried
         # "At least 59 civilians were killed." after a sentence that placed the fighting:
         # the toll is that happening's.
         if when is None or not all_dates:
@@ -793,7 +894,8 @@ def _read_sentence(
     days = _event_days(s, category, when, carried, article.published)
     if days is None:
         return carried
-    (tier, _), place = min(((_specificity(p, s, anchor), p) for p in here),
+    origins = {id(p) for p in _origin_lists(here, s)}
+    (tier, _), place = min(((_specificity(p, s, anchor, id(p) in origins), p) for p in here),
                            key=lambda pair: pair[0])  # fmt: skip
     if tier >= _ASIDE_TIER:
         # Only where it was said or a landmark to measure from ("1,300km southwest of
@@ -811,6 +913,48 @@ def _read_sentence(
     return carried
 
 
+def _unplaced_happening(
+    s: Sentence,
+    category: str,
+    events: list[DraftEvent],
+    dated: bool,
+    usable: bool,
+    when: DateMention | None,
+    anchor: int,
+) -> bool:
+    """Whether a sentence that names no place tells a happening of its own, of another kind
+    than the one drafted just before it ("helicopters were sent in to pick up people who were
+    stranded" after the flood's sentence): drafted at that happening's place."""
+    if not events or category not in _UNPLACED_KINDS or category == events[-1].category:
+        return False
+    if s.index - events[-1].sentence > _CARRY_SENTENCES:
+        return False
+    if events[-1].category in ("statement", "speech") or _ELSEWHERE.match(s.text):
+        # Where words were said is not where things happen; "Separately, ..." is elsewhere.
+        return False
+    return not _no_happening(s, category, dated, usable, when, anchor)
+
+
+def _placed_category(s: Sentence, here: list[PlaceMention], theme: str) -> str:
+    """The sentence's category, read from its one clause that names places when the others
+    name none ("the region has come under shelling, and the army has opened an offensive on
+    X": the offensive is what happened at X); else from the whole sentence."""
+    category = guess_category(s.text, theme)
+    breaks = list(_CLAUSE_BREAK.finditer(s.text))
+    if not breaks or not here:
+        return category
+    bounds = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(s.text)]
+    placed = {i for p in here if p.start is not None
+              for i, (a, b) in enumerate(zip(bounds, ends, strict=True))
+              if s.start + a <= p.start < s.start + b}  # fmt: skip
+    if len(placed) != 1:
+        return category
+    (i,) = placed
+    own = guess_category(s.text[bounds[i] : ends[i]], theme)
+    return own if _happening(own, False) else category
+
+
 def _no_happening(
     s: Sentence, category: str, dated: bool, usable: bool, when: DateMention | None, anchor: int
 ) -> bool:
@@ -819,6 +963,10 @@ def _no_happening(
     if dated and not usable:
         return True  # dated only by a duration or a "since": background, not a happening
     if not _happening(category, when is not None):
+        return True
+    if category == "statement" and not _SPOKEN.search(s.text) and not _FORCES.search(s.text):
+        # "Burhan was at army headquarters on Sunday": no one said anything and no force
+        # moved ("troops erected blast walls" is drafted for the editor to name).
         return True
     if when is None and _HYPOTHETICAL.search(s.text):
         return True
