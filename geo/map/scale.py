@@ -292,41 +292,70 @@ def apart(clusters: pd.DataFrame, zoom: int) -> pd.DataFrame:
     weighted centre, so the discs of two neighbouring cells could cover each other."""
     if len(clusters) < 2:
         return clusters
-    # Biggest first, so a small disc joins its big neighbour; given back in the cells' order.
-    order = np.argsort(-clusters["events"].to_numpy(), kind="stable")
-    rows = [
-        dict(zip(clusters.columns, r, strict=True)) | {"_at": int(at)}
-        for at, r in zip(order, clusters.iloc[order].itertuples(False, None), strict=True)
-    ]
-    merged = True
-    while merged:  # a merged disc is bigger and elsewhere: it may now touch another
-        merged, kept = False, []
-        for row in rows:
-            host = next((k for k in kept if _overlap(k, row, zoom)), None)
-            if host is None:
-                kept.append(row)
-            else:
-                _merge(host, row)
-                merged = True
-        rows = kept
-    rows.sort(key=lambda r: r["_at"])
-    return pd.DataFrame(rows, columns=clusters.columns).astype(clusters.dtypes.to_dict())
+    c = {k: clusters[k].to_numpy(dtype=float, copy=True) for k in _MERGED}
+    c["x"], c["y"] = to_pixels(c["lat"], c["lon"], zoom)
+    alive = np.ones(len(clusters), dtype=bool)
+    while _merge_pass(c, alive):  # a merged disc is bigger and elsewhere: it may touch another
+        pass
+    out = clusters[alive].copy()
+    for k in _MERGED:
+        out[k] = c[k][alive].astype(clusters[k].dtype)
+    return out.reset_index(drop=True)
 
 
-def _overlap(a: dict, b: dict, zoom: int) -> bool:
-    (ax, bx), (ay, by) = to_pixels([a["lat"], b["lat"]], [a["lon"], b["lon"]], zoom)
-    reach = disc_radius_px(a["events"]) + disc_radius_px(b["events"])
-    return bool(np.hypot(ax - bx, ay - by) < reach)
+# What merging adds up or widens (key, point: the host's).
+_MERGED = ("events", "points", "lat", "lon", "south", "west", "north", "east")
 
 
-def _merge(host: dict, other: dict) -> None:
+def _merge_pass(c: dict, alive: np.ndarray) -> bool:
+    """One pass, biggest disc first: each disc joins the first bigger one it overlaps (arrays
+    in ``c`` updated in place, the joined one no longer ``alive``). True when any joined."""
+    # Only discs that touch another now: the rest (most: a grid's cells are wider than any
+    # disc) join nothing this pass; a disc grown by a join is looked at again in the next.
+    idx = np.flatnonzero(alive)
+    near = idx[_touching(c["x"][idx], c["y"][idx], disc_radius_px(c["events"][idx]))]
+    order = [int(i) for i in near[np.argsort(-c["events"][near], kind="stable")]]
+    hosts = np.empty(len(order), dtype=np.int64)
+    kept = 0
+    for i in order:
+        h = hosts[:kept]
+        reach = disc_radius_px(c["events"][h]) + disc_radius_px(c["events"][i])
+        hit = np.flatnonzero(np.hypot(c["x"][h] - c["x"][i], c["y"][h] - c["y"][i]) < reach)
+        if len(hit):
+            _merge(c, int(h[hit[0]]), i)
+            alive[i] = False
+        else:
+            hosts[kept] = i
+            kept += 1
+    return kept < len(order)
+
+
+def _touching(x: np.ndarray, y: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Which discs (centres ``x``, ``y``, radii ``r``) touch another: swept in x order, each
+    against its next-but-k neighbour, k up until no two discs that far apart in x can touch
+    (every pair at once took 10 ms a pass for 650 discs)."""
+    order = np.argsort(x, kind="stable")
+    xs, ys, rs = x[order], y[order], r[order]
+    out = np.zeros(len(x), dtype=bool)
+    reach = 2 * rs.max(initial=0)
+    for k in range(1, len(x)):
+        dx = xs[k:] - xs[:-k]
+        if dx.min() >= reach:  # sorted: a later k is as far apart or farther, for every disc
+            break
+        hit = np.hypot(dx, ys[k:] - ys[:-k]) < rs[k:] + rs[:-k]
+        out[order[k:][hit]] = True
+        out[order[:-k][hit]] = True
+    return out
+
+
+def _merge(c: dict, host: int, other: int) -> None:
     """``other`` counted in ``host``: its centre weighted by events, its bounds the union."""
-    total = host["events"] + other["events"]
-    for c in ("lat", "lon"):
-        host[c] = (host[c] * host["events"] + other[c] * other["events"]) / max(total, 1)
-    host["events"], host["points"] = total, host["points"] + other["points"]
-    for c, pick in (("south", min), ("west", min), ("north", max), ("east", max)):
-        host[c] = pick(host[c], other[c])
+    a, b = c["events"][host], c["events"][other]
+    for k in ("lat", "lon", "x", "y"):
+        c[k][host] = (c[k][host] * a + c[k][other] * b) / max(a + b, 1)
+    c["events"][host], c["points"][host] = a + b, c["points"][host] + c["points"][other]
+    for k, pick in (("south", min), ("west", min), ("north", max), ("east", max)):
+        c[k][host] = pick(c[k][host], c[k][other])
 
 
 def parse_cluster_key(text: str | None) -> tuple[int, int, int] | None:

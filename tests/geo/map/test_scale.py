@@ -475,3 +475,15 @@ def test_place_codes_of_plain_and_categorical_ids(ids, expected, categorical):
     codes = scale.place_codes(pd.DataFrame({"place_id": col}), places)
     assert codes.dtype == np.int32
     assert codes.tolist() == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 40, 300])
+def test_the_sweep_finds_exactly_the_discs_that_touch_another(seed, n):
+    rng = np.random.default_rng(seed)
+    x, y = rng.uniform(0, 900, n), rng.uniform(0, 600, n)
+    x[: n // 4] = 450.0  # some on one vertical line: the sweep must not stop early there
+    r = rng.uniform(8, 40, n)
+    gap = np.hypot(x[:, None] - x, y[:, None] - y) - (r[:, None] + r)
+    np.fill_diagonal(gap, np.inf)
+    np.testing.assert_array_equal(scale._touching(x, y, r), (gap < 0).any(axis=1))
