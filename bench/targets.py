@@ -238,9 +238,11 @@ class Page:
         while time.perf_counter() < deadline:
             msgs = self.page.evaluate("window.benchMsgs")
             self.page.wait_for_timeout(QUIET_S * 1000)  # the quiet period itself
-            if not self.page.evaluate("window.benchLog.length") and msgs == self.page.evaluate(
-                "window.benchMsgs"
-            ):
+            # Still not running now, too: a run of over QUIET_S that sends nothing meanwhile (a
+            # whole page waiting on its charts) left no trace once the log was cleared, and the
+            # next move was pressed into its tail (a filter change at 10M: 0.7 s, not 0.35 s).
+            quiet = "[window.benchLog.length, window.benchMsgs, !!document.querySelector(%r)]"
+            if self.page.evaluate(quiet % APP_READY) == [0, msgs, True]:
                 return
             self.page.wait_for_selector(APP_READY, timeout=LIMIT_S * 1000)
             self.page.evaluate("() => { window.benchLog = []; }")
