@@ -56,6 +56,7 @@ from geo.story.model import Problem, Story
 from geo.story.place_index import PlaceIndex
 from geo.story.timeline import (
     TEXT_MAX,
+    day_cells,
     day_table,
     events_per_day,
     events_per_period,
@@ -63,6 +64,7 @@ from geo.story.timeline import (
     longest_span,
     narrow_events,
     narrow_mask,
+    per_day_table,
     per_period,
 )
 
@@ -1090,6 +1092,28 @@ def narrowed_window(
     return out
 
 
+def _whole_per_day(story: Story, start: date, end: date, narrow: Narrow) -> pd.DataFrame:
+    """``events_per_day`` of the whole big story through ``narrow``: each event's day cell is
+    kept per story (int32, 40 MB at ten million), so a filter counts its kept rows' cells
+    (~10 ms), not their dates and categories taken and divided again (~50 ms)."""
+
+    def cells() -> tuple[np.ndarray, list[str]] | None:
+        found, names = day_cells(story.events, start, end)
+        # Only when every event has its cell (the whole story's span: one per event, in order).
+        return (found.astype(np.int32), names) if len(found) == len(story.events) else None
+
+    rows = _through_rows(story, narrow)
+    kept = _kept(story, f"day cells {start} {end}", cells)
+    if kept is None:
+        return events_per_day(story.events, start, end, rows)
+    days = pd.date_range(_ts(start), _ts(end), freq="D")
+    if not len(rows):
+        return pd.DataFrame(index=days)
+    found, names = kept
+    flat = np.bincount(found.take(rows), minlength=len(days) * len(names))
+    return per_day_table(flat, days, names)
+
+
 def _in_memory(story: Story, narrow: Narrow) -> bool:
     """Whether ``narrow`` filters only what a big story keeps in memory (the killed figures,
     and the countries of its places)."""
@@ -1109,9 +1133,8 @@ def narrowed_per_period(
         # (the map's copy is taken meanwhile, in the other thread).
         events = story_window(story, start, end, categories)
         if len(events) == len(story.events):  # the whole story: the filter's rows are kept
-            rows = _through_rows(story, narrow)
-        else:
-            rows = np.flatnonzero(narrow_mask(events, story.places, narrow))
+            return per_period(_whole_per_day(story, start, end, narrow), period)
+        rows = np.flatnonzero(narrow_mask(events, story.places, narrow))
         return per_period(events_per_day(events, start, end, rows), period)
     if story.store is None or (not actors and narrow is None):
         events = narrowed_window(story, start, end, categories, actors, narrow)

@@ -217,8 +217,18 @@ def events_per_day(
     days = pd.date_range(_ts(start), _ts(end), freq="D")
     if events.empty or (rows is not None and not len(rows)):
         return pd.DataFrame(index=days)
-    # Counted by start day and category code with one bincount: a big window has a million rows
-    # (and only the map's columns); events that started before the window are not counted.
+    cells, names = day_cells(events, start, end, rows)
+    return per_day_table(np.bincount(cells, minlength=len(days) * len(names)), days, names)
+
+
+def day_cells(
+    events: pd.DataFrame, start: date, end: date, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, list[str]]:
+    """Each event's (of those at ``rows``) cell of a per-day table over [start, end], day *
+    categories + category, for one bincount; events outside it or without a category are left
+    out. Also the categories, in code order."""
+    # A big window has a million rows (and only the map's columns); events that started
+    # before the window are not counted.
     first = events["date"].to_numpy()
     cats = events["category"]
     if not isinstance(cats.dtype, pd.CategoricalDtype):  # a big story's is (astype: 8 ms at 10M)
@@ -228,12 +238,17 @@ def events_per_day(
     if rows is not None:
         # Taken by position: a boolean index over ten million rows cost 65-70 ms an array.
         first, code = first.take(rows), code.take(rows)
-    day = (first - days[0].to_datetime64()) // np.timedelta64(1, "D")
+    n_days = (_ts(end) - _ts(start)).days + 1
+    day = (first - _ts(start).to_datetime64()) // np.timedelta64(1, "D")
     cell = day * len(names) + code
-    inside = (day >= 0) & (day < len(days)) & (code >= 0)
+    inside = (day >= 0) & (day < n_days) & (code >= 0)
     # Most windows have every row inside: no boolean index (tens of ms at millions of rows).
-    cell = cell if inside.all() else cell[inside]
-    flat = np.bincount(cell, minlength=len(days) * len(names))
+    return (cell if inside.all() else cell[inside]), names
+
+
+def per_day_table(flat: np.ndarray, days: pd.DatetimeIndex, names: list[str]) -> pd.DataFrame:
+    """``day_cells``' counts (their bincount) as events_per_day's table: a row per day, a
+    column per category that has events, in name order."""
     table = pd.DataFrame(flat.reshape(len(days), len(names)), index=days, columns=names)
     table = table.loc[:, table.sum() > 0]
     table = table[sorted(table.columns)]

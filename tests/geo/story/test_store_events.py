@@ -222,6 +222,21 @@ def test_chart_counts_through_a_narrow_agree(saved, generated, narrow, period):
     assert int(want.to_numpy().sum()) == len(events)
 
 
+@pytest.mark.parametrize("period", ["day", "week"])
+def test_the_whole_storys_chart_through_each_filter_is_its_own(saved, generated, period):
+    """The whole story's chart (every category) counted from the kept day cells of its light
+    events, one filter after another, as pandas counts the filtered events."""
+    story = generated[1]
+    start, end = story.events["date"].min().date(), story.events["date"].max().date()
+    store = saved["folder"]
+    big = SimpleNamespace(store=store, events=store.light_events(), places=story.places)
+    for narrow in (Narrow(killed=(1, None)), Narrow(countries=("SY",)), Narrow(killed=(3, 9))):
+        want = narrowed_per_period(story, start, end, period, None, None, narrow)
+        got = narrowed_per_period(big, start, end, period, None, None, narrow)
+        pd.testing.assert_frame_equal(got, want, check_freq=False)
+        assert 0 < int(got.to_numpy().sum()) < len(story.events)
+
+
 @pytest.mark.parametrize("narrow", [None, Narrow(killed=(1, None))])
 def test_chart_counts_by_actor_agree(saved, generated, narrow):
     """An actor filter is counted in the store's SQL too, with or without a narrow."""
