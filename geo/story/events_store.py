@@ -946,7 +946,10 @@ def _open_story(path: str | Path, cache_dir, basemap, kwargs) -> Story:
 # it is; an entry goes with its frame. Kept: the longest event (two passes over ten million
 # dates took ~40 ms of every move) and the events through the last in-memory filter.
 _KEPT: dict[int, tuple[weakref.ref, dict]] = {}
-_NARROWING = threading.RLock()  # taking the rows happens inside taking the frame
+# One lock per kept value: the charts' thread counts the filter's rows while the map's thread
+# is still taking its frame (under one lock, the charts waited for the whole take: ~0.1 s at
+# ten million). Taking the frame asks for the rows, so "through" is locked before "rows".
+_NARROWING = {"rows": threading.Lock(), "through": threading.Lock()}
 
 
 def _kept(story: Story, what: str, make):
@@ -1019,7 +1022,7 @@ def _kept_for(story: Story, what: str, narrow: Narrow, make):
     got = last.get("pair")
     if got is None or got[0] != narrow:
         # The map and the timeline's thread ask for the same filter at once: worked out once.
-        with _NARROWING:
+        with _NARROWING[what]:
             got = last.get("pair")
             if got is None or got[0] != narrow:
                 got = (narrow, make())
