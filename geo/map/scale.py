@@ -16,6 +16,7 @@ import pandas as pd
 # The events grouped by place: built with a big story's cache (geo/story/events_store.py).
 from geo.story.place_index import PlaceIndex as PlaceIndex
 from geo.story.place_index import place_codes as place_codes
+from geo.story.timeline import code_counts
 
 # Up to this many events a big story's window is drawn whole, wherever the reader looks.
 DETAIL_LIMIT = 200
@@ -152,9 +153,7 @@ def window_codes(
 
 def place_counts(codes: np.ndarray, n_places: int) -> np.ndarray:
     """Events per place row."""
-    codes = np.asarray(codes)
-    codes = codes if codes.min(initial=0) >= 0 else codes[codes >= 0]  # no copy if all placed
-    return np.bincount(codes, minlength=n_places)[:n_places]
+    return code_counts(codes, n_places)
 
 
 def place_summary(

@@ -103,14 +103,20 @@ def place_countries(cell: object) -> list[str]:
     return [c.strip().upper() for c in cell.split("|") if c.strip()]
 
 
+def code_counts(codes: np.ndarray, n: int) -> np.ndarray:
+    """How many of each code 0 … n-1 ``codes`` holds; code -1 (no value) is not counted."""
+    codes = np.asarray(codes)
+    codes = codes if codes.min(initial=0) >= 0 else codes[codes >= 0]  # no copy if all set
+    return np.bincount(codes, minlength=n)[:n]
+
+
 def used_values(column: pd.Series) -> list[str]:
     """The distinct values of a text ``column`` (place ids, categories), as strings."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         # By code: ten million ids made into Python strings took over a second.
-        codes = column.cat.codes.to_numpy()
-        codes = codes if codes.min(initial=0) >= 0 else codes[codes >= 0]  # no copy if all set
-        seen = np.bincount(codes, minlength=len(column.cat.categories)) > 0
-        return [str(v) for v in column.cat.categories[seen]]
+        names = column.cat.categories
+        seen = code_counts(column.cat.codes.to_numpy(), len(names)) > 0
+        return [str(v) for v in names[seen]]
     return [str(v) for v in column.dropna().unique()]
 
 
