@@ -1,4 +1,5 @@
-"""The timeline's two charts as Vega-Lite specs: plain dicts, drawn as SVG by ``pictures``.
+"""The timeline's held-area chart as a Vega-Lite spec: a plain dict, drawn as SVG by
+``pictures`` (the events chart is drawn by ``bars``).
 
 Plain dicts, not Altair: building them costs no import (Altair's took 0.9 s at a server's first
 page), and ``CHART_VERSION`` names what they draw, so pictures kept on disk are keyed by it.
@@ -14,7 +15,7 @@ import pandas as pd
 from geo.story.chapters import Chapter, chapter_marks
 
 # Part of the kept pictures' key: raise it whenever a spec below draws differently.
-CHART_VERSION = 3  # 2: a filtered events chart says so in its title; 3: no ARIA per mark
+CHART_VERSION = 4  # 2: filtered title; 3: no ARIA per mark; 4: held chart alone
 # Drawn this wide and scaled to their column: 1.3x on a laptop, 0.8x on a phone (stacked).
 WIDTH = 380
 HEIGHT = 220
@@ -27,39 +28,6 @@ CONFIG = {
     "axis": {"labelFontSize": 12, "titleFontSize": 12},
     "legend": {"labelFontSize": 12, "symbolSize": 90},
 }
-
-
-def events_chart(
-    counts: pd.DataFrame,
-    colours: dict[str, str],
-    chapters: Sequence[Chapter],
-    span: tuple[date, date],
-    period: str,
-    *,
-    filtered: bool = False,
-) -> dict | None:
-    """Bars of events per ``period`` by group, or None when nothing is counted.
-
-    ``counts`` has a row per period (its first day is the index) and a column per group;
-    ``colours`` gives each group's colour, in legend order. ``filtered``: the counts are of the
-    events that pass the sidebar's filters, and the title says so.
-    """
-    if counts.empty or counts.to_numpy().sum() <= 0:
-        return None
-    long = counts.rename_axis("day").reset_index().melt("day", var_name="family")
-    bars = {
-        "data": {"values": _values(long[long["value"] > 0])},
-        "mark": {"type": "bar"},
-        "encoding": {
-            "color": _colour("family", colours),
-            "tooltip": _tooltip(day="temporal", family="nominal", value="quantitative"),
-            "x": _days(span),
-            "y": {"aggregate": "sum", "field": "value", "title": "events", "type": "quantitative"},
-        },
-    }
-    # A narrowed chart read as the whole story's would mislead: its title says it is filtered.
-    title = f"Events per {period}, whole story" + (", filtered" if filtered else "")
-    return _chart(bars, chapters, title)
 
 
 def held_chart(

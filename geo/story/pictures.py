@@ -74,15 +74,6 @@ class _Drawer:
         except ValueError as exc:
             raise PictureError("charts not drawn: unreadable answer") from exc
 
-    def warm(self) -> None:
-        """Start the child if none runs, without waiting for it (or for a drawing under way)."""
-        if self.lock.acquire(blocking=False):
-            try:
-                if self.child is None or self.child.poll() is not None:
-                    self._start()
-            finally:
-                self.lock.release()
-
     def _start(self) -> subprocess.Popen:
         self.child = subprocess.Popen(
             [sys.executable, "-m", "geo.story.pictures", "--serve"],
@@ -117,12 +108,6 @@ class _Drawer:
 
 
 _DRAWER = _Drawer()
-
-
-def warm() -> None:
-    """Have the drawing child started, and Vega with it, before a chart is asked for: the
-    reader's next filter then waits ~0.1 s for its chart, not ~1 s."""
-    _DRAWER.warm()
 
 
 def cached_svg(

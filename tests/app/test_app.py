@@ -167,8 +167,11 @@ def test_timeline_charts_are_pictures_drawn_on_the_server():
     assert "Events per day, whole story" in bars and "area (reported km²)" in area
     for svg in (bars, area):
         assert svg.startswith("<svg") and "<script" not in svg and "foreignObject" not in svg
-    # Each chapter is written down its rule, number first.
-    assert all(f">{n}. " in bars for n in range(1, 10))
+    # Each chapter has its rule; its label is written down it, number first, unless it would
+    # overlap the one before (chapters 2 and 3 are a day apart).
+    assert bars.count('stroke-dasharray="3,3"') == 9
+    labelled = [n for n in range(1, 10) if f">{n}. " in bars]
+    assert labelled[0] == 1 and 5 <= len(labelled) < 9
 
 
 def chart_pictures(at) -> list[str]:
@@ -215,7 +218,9 @@ def test_charts_that_cannot_be_drawn_leave_a_note_not_a_traceback(monkeypatch, t
     st.cache_data.clear()
     monkeypatch.setattr(pictures, "draw_svg", broken)
     at = run_app(table=False, story="mini")
-    assert chart_pictures(at) == []
+    # The events chart is written in Python: it is there; the held area's has a note instead.
+    (events,) = chart_pictures(at)
+    assert "Events per day, whole story" in events
     assert any("could not be drawn" in c.value for c in at.caption)
     assert list(at.get("component_instance"))  # the map is there all the same
 

@@ -1,4 +1,4 @@
-"""Tests for geo.story.charts: the timeline's Vega-Lite specs as plain dicts."""
+"""Tests for geo.story.charts: the held-area chart's Vega-Lite spec as a plain dict."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date
 import pandas as pd
 import pytest
 
-from geo.story.charts import WIDTH, events_chart, held_chart
+from geo.story.charts import held_chart
 from geo.story.load import load_story
 from geo.story.timeline import held_area_long
 from tests.helpers import FIXTURES
@@ -20,34 +20,6 @@ SIDES = {"LB": ("Lebanese side", "#b3261e"), "SY": ("Syrian side", "#6b2c91")}
 @pytest.fixture(scope="module")
 def chapters():
     return load_story(FIXTURES / "stories" / "mini-chapters").chapters
-
-
-def counts(**columns: list[int]) -> pd.DataFrame:
-    days = pd.date_range("2017-08-01", periods=len(next(iter(columns.values()))), freq="D")
-    return pd.DataFrame(columns, index=days)
-
-
-def test_the_bars_count_each_group_in_its_colour_over_the_whole_span(chapters):
-    colours = {"fighting": "#D55E00", "strikes": "#E69F00"}
-    spec = events_chart(counts(fighting=[2, 0], strikes=[0, 1]), colours, chapters, SPAN, "week")
-    bars, rules = spec["layer"]
-    assert spec["title"]["text"] == "Events per week, whole story"
-    assert spec["width"] == WIDTH
-    scale = bars["encoding"]["color"]["scale"]
-    assert scale == {"domain": ["fighting", "strikes"], "range": ["#D55E00", "#E69F00"]}
-    assert bars["encoding"]["x"]["scale"]["domain"] == ["2017-08-01", "2017-08-31"]
-    # Only the periods with events, each day a local date-time as Vega reads it.
-    assert bars["data"]["values"] == [
-        {"day": "2017-08-01T00:00:00", "family": "fighting", "value": 2},
-        {"day": "2017-08-02T00:00:00", "family": "strikes", "value": 1},
-    ]
-    labels = [row["label"] for row in rules["data"]["values"]]
-    assert len(labels) == len(chapters) and labels[0].startswith("1. ")
-
-
-@pytest.mark.parametrize("table", [pd.DataFrame(), counts(fighting=[0, 0])])
-def test_no_bars_when_nothing_is_counted(table, chapters):
-    assert events_chart(table, {"fighting": "#D55E00"}, chapters, SPAN, "day") is None
 
 
 def test_the_held_area_steps_per_side_and_says_which_figures_were_carried(chapters):
@@ -77,16 +49,3 @@ def test_the_held_area_steps_per_side_and_says_which_figures_were_carried(chapte
 def test_no_line_without_fronts(chapters):
     empty = held_area_long(pd.DataFrame(), *SPAN)
     assert held_chart(empty, SIDES, chapters, SPAN, "Held") is None
-
-
-def test_a_story_without_chapters_has_no_rules():
-    spec = events_chart(counts(fighting=[1]), {"fighting": "#D55E00"}, [], SPAN, "day")
-    assert spec["layer"][1]["data"]["values"] == []
-
-
-def test_a_filtered_events_chart_says_so_in_its_title():
-    table = counts(fighting=[1])
-    whole = events_chart(table, {"fighting": "#D55E00"}, [], SPAN, "day")
-    narrowed = events_chart(table, {"fighting": "#D55E00"}, [], SPAN, "day", filtered=True)
-    assert whole["title"]["text"] == "Events per day, whole story"
-    assert narrowed["title"]["text"] == "Events per day, whole story, filtered"

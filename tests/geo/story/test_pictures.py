@@ -89,36 +89,25 @@ def test_the_kept_pictures_are_bounded(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.json"))) == 3
 
 
-def test_warm_starts_the_child_without_waiting_and_only_once():
-    from geo.story import pictures
-
-    pictures._DRAWER._stop()
-    pictures.warm()
-    child = pictures._DRAWER.child
-    assert child is not None and child.poll() is None
-    pictures.warm()
-    assert pictures._DRAWER.child is child
-    assert draw_svg([BARS])[0].startswith("<svg") and pictures._DRAWER.child is child
-
-
-def test_a_timeline_picture_carries_no_label_per_bar():
+def test_a_timeline_picture_carries_no_label_per_point():
     # The chart is shown as an <img> with its own alt text: per-mark ARIA would double its size.
     from datetime import date
 
     import pandas as pd
 
-    from geo.story.charts import events_chart
+    from geo.story.charts import held_chart
 
-    days = pd.date_range("2017-08-01", periods=20, freq="D")
-    counts = pd.DataFrame({"Battles": range(1, 21), "Protests": range(20, 0, -1)}, index=days)
-    spec = events_chart(
-        counts,
-        {"Battles": "#b3261e", "Protests": "#1f6feb"},
-        [],
-        (date(2017, 8, 1), date(2017, 8, 20)),
-        "day",
+    area = pd.DataFrame(
+        {
+            "day": pd.date_range("2017-08-01", periods=20, freq="D"),
+            "side": "LB",
+            "km2": [float(300 - 10 * n) for n in range(20)],
+            "carried": False,
+        }
     )
+    sides = {"LB": ("Lebanese side", "#b3261e")}
+    spec = held_chart(area, sides, [], (date(2017, 8, 1), date(2017, 8, 20)), "Held")
     (svg,) = draw_svg([spec])
-    assert svg.count("<path") >= 40  # the bars are drawn
-    # One role per mark group at most, none per bar.
+    assert svg.count("<path") >= 20  # the points are drawn
+    # One role per mark group at most, none per point.
     assert svg.count("aria-label") <= 1 and svg.count("role=") < 10
