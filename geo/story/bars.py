@@ -27,7 +27,7 @@ CHAR_PX = 6.7  # a 12 px sans-serif character's mean width, to keep labels apart
 BAR_PX = 5.0  # Vega's bar on a time axis: 5 px wide, centred on its period's first day
 CHAPTER_GAP_PX = 12  # a chapter's label is left out nearer than this to the last one shown
 LEGEND_COLUMNS = 2
-LEGEND_ROW_PX = 19
+LEGEND_ROW_PX = 17
 # Month and year steps of the time axis, in months; smaller steps are in days.
 _DAY_STEPS = (1, 2, 7, 14)
 _MONTH_STEPS = (1, 2, 3, 6, 12, 24, 60, 120, 240, 600)
@@ -65,7 +65,7 @@ def events_svg(
     title = f"Events per {period}, whole story" + (", filtered" if filtered else "")
     x_ticks = time_ticks(span[0], span[1])
     legend_rows = math.ceil(len(groups) / LEGEND_COLUMNS)
-    width = math.ceil(left + max(WIDTH + 25, LEGEND_COLUMNS * _legend_column_px(groups)))
+    width = math.ceil(left + max(WIDTH + 10, LEGEND_COLUMNS * _legend_column_px(groups)))
     height = math.ceil(28 + HEIGHT + 40 + legend_rows * LEGEND_ROW_PX + 6)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" '
