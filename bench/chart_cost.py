@@ -3,11 +3,14 @@
 ``python bench/chart_cost.py [--rounds N] [--no-write]`` opens the bundled story in headless
 Chromium (offline) on two builds of the dashboard, round after round, interleaved:
 
-- *svg*: app.py as it is: the charts are Vega-Lite specs drawn as SVG pictures in a child
-  process (``vl-convert-python``, Vega in V8) and kept on disk; the page shows them as images.
-- *vega*: the same app.py, run by a small wrapper that shows the same specs with
+- *svg*: app.py as it is: the held-area chart is a Vega-Lite spec drawn as an SVG picture in
+  a child process (``vl-convert-python``, Vega in V8) and kept on disk; the events chart is
+  SVG written by Python (``geo/story/bars.py``, since 3 Dec 2026); the page shows both as
+  images.
+- *vega*: the same app.py, run by a small wrapper that shows the held-area spec with
   ``st.vega_lite_chart`` (the element ``st.altair_chart`` makes): Streamlit's own Vega
-  JavaScript draws them in the page. app.py itself is not changed.
+  JavaScript draws it in the page. app.py itself is not changed. (Before 3 Dec 2026 both
+  charts were specs; the figures in ``bench/results.md`` are from then.)
 
 Each round times, in the page's clock from the start of its navigation, when the map has its
 layers and when both charts are shown (the two pictures loaded, or both Vega views drawn), and
