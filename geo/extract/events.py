@@ -22,8 +22,10 @@ from geo.vocabulary import CATEGORY, acled_event_type, acled_sub_event
 CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     # People told to leave: the happening, even when a hazard is why ("ordered to leave their
     # homes after floodwaters ...").
+    # The order's object may say where the people are: "ordered tens of thousands of people in
+    # the northwest of Puerto Rico to leave" (eleven words).
     ("evacuation", r"\b(?:evacuat(?:e|ed|es|ing|ion|ions)|(?:ordered|told|urged|forced) (?:\w+ )"
-                   r"{0,10}?to (?:leave|flee|move)|evacuation orders?"
+                   r"{0,16}?to (?:leave|flee|move)|evacuation orders?"
                    # People moved: "patients were moved out of hospital", "29 foreigners were
                    # taken off the island", "2,000 people had got out of the flooded areas".
                    r"|(?:moved|brought|got|ferried|airlifted) (?:out of|to safety)"
@@ -80,7 +82,11 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                       # "the burned bodies of eighteen people, who may have been migrants,
                       # were discovered": the bodies' own clause, a few words on.
                       r"|bod(?:y|ies) of [^.;]{1,60}?\b(?:were|was|have been|had been) "
-                      r"(?:found|discovered|recovered))\b"),
+                      r"(?:found|discovered|recovered)"
+                      # Bodies seen where they lie are bodies found: "the bodies of 12 men lay
+                      # in the streets", "the bodies lay close to the forest".
+                      r"|bod(?:y|ies)\b[^.;]{0,40}?\b(?:(?:lay|lie|lying)(?! out| down)|littered"
+                      r"|strewn))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
@@ -122,7 +128,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
              r"|torched|set (?:fire to|ablaze)|ransack\w*)\b"),
     ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
                 r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*|tear ?gas|water cannons?"
-                r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters))\b"),
+                r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters)"
+                # Shots to scare a crowd off: "scattered them by firing warning shots".
+                r"|warning shots)\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
                 # "took back the palace", "had taken the city of X"
@@ -141,7 +149,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
                r"|camp|bus|passengers|farmers|residents))\b"),
     ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),
-    ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties)\b"),
+    # "Nine more people lost their lives".
+    ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties"
+                   r"|lost (?:their|his|her) lives)\b"),
     ("speech", r"\b(?:speech|televised|address(?:ed)? (?:the nation|supporters|a rally)"
                r"|sermon)\b"),
     ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assaults?|push(?:ed)? into"
@@ -173,6 +183,10 @@ _COUP_ORDERS = frozenset({"coup", "decision"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
+# A relative clause, to the next comma: ", where fires had raged for days", "who fled the
+# fighting".
+_RELATIVE = re.compile(r"(?:,\s+(?:which|who|whom|whose)|,?\s+where)\b[^,;.]*",
+                       re.IGNORECASE)  # fmt: skip
 # A call or an appeal names the happening it is about: it is words, not that happening.
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
                    r"|demand(?:ed|s|ing)?)\b[^.;]{0,60}?\b(?:end|halt|stop|ceasefire|truce|calm"
@@ -231,6 +245,8 @@ _CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "police accused of firing", where the act is told).
 _REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
                        r"|offered (?:his|her|their) condolences"
+                       # "observers voiced concern over the use of force": words about it.
+                       r"|(?:voic|express)(?:ed|es|ing) (?:\w+ ){0,2}?(?:concern|alarm|dismay)"
                        r"|accus(?:ed|es|ing) (?:\w+ ){1,4}?of)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
@@ -240,6 +256,9 @@ _HYPOTHETICAL = re.compile(
 )
 # "Rain may return on Thursday": a forecast, when the words of the happening follow the modal.
 _SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORECASE)
+# "A breach would send water down the river": what would follow something that has not
+# happened; not a plan someone told ("he said the group would hold celebrations").
+_WOULD = re.compile(r"\bwould\s+(?!have\b|had\b)", re.IGNORECASE)
 # A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
 # happening each.
 _MAX_LISTED = 3
@@ -250,8 +269,9 @@ _UNPLACED_KINDS = frozenset({"evacuation", "protest", "riot", "decision", "remai
 # A sentence that says it tells of another place or happening.
 _ELSEWHERE = re.compile(r"\W*(?:separately|elsewhere|meanwhile|in (?:a )?(?:separate|another)"
                         r"|in other)\b", re.IGNORECASE)  # fmt: skip
-# Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject.
-_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
+# Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject,
+# ", where" ("the dead were in Bohol, where the Loboc River overflowed").
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas|where)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
                            re.IGNORECASE)  # fmt: skip
 # A correspondent's sentence: its places are where they report from, not where it happened.
 _REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfrom\b",
@@ -274,6 +294,9 @@ _SAID_IN = re.compile(
 )
 _MEASURED_FROM = re.compile(
     r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
+    # Both ends of a length: "a stretch of 450km running from Adana in the west to Diyarbakir".
+    r"|\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\bfrom\s+[^.;]{1,40}?\bto\s+"
+    r"(?:the\s+)?$"
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
     re.IGNORECASE,
 )
@@ -295,6 +318,13 @@ _AREA_KINDS = frozenset({"area", "region", "border", "district", "province", "ri
 # Dates that say when something happened; a duration ("six-year war"), a "since 2014" or a bare
 # year is background, never an event's date.
 _EVENT_DATE_KINDS = frozenset({"absolute", "weekday", "relative", "month"})
+# Between a place and one that holds it, written together: "Khartoum's presidential palace",
+# "Jishishan county, Gansu", "Jishishan county in Gansu province", "the X district of Y".
+_PART_OF_GAP = re.compile(r"['’]s\s+|,\s*|\s+(?:in|of)\s+(?:the\s+)?", re.IGNORECASE)
+# A draft longer than this many days tells a spell (weeks of rain, a wave of attacks).
+_SPELL_DAYS = 7
+# "since" just before a date.
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
 # A relative date further than this from publication ("in 10 years") is no event's date.
 _RELATIVE_REACH_DAYS = 366
 # An undated sentence takes the date of a dated event this many sentences back, if any.
@@ -456,6 +486,12 @@ def guess_category(sentence: str, theme: str = "") -> str:
     if _CALL.search(sentence) or _REACTION.search(sentence):
         return "statement"  # "called for an end to the fighting": words about a happening
     outside = _QUOTED.sub(" ", sentence)
+    # "Bodies were discovered in a part of Greece where wildfires had been raging": a clause
+    # that describes a noun says what the place or people are like; the main clause says what
+    # happened, when it has words of a happening of its own.
+    main = _RELATIVE.sub(" ", outside)
+    if main != outside and _match(main) is not None:
+        outside = main
     # A sentence that is all quote, or quote and a speech verb, is words.
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
     category = found[0] if found else "statement"
@@ -595,6 +631,12 @@ def _event_dates(dates: list[DateMention], published: date) -> list[DateMention]
     return out
 
 
+def _since(s: Sentence, d: DateMention) -> bool:
+    """Whether a date is where something still going on began ("rain has killed 147 people
+    since April 27"): the happening lasts from that day to publication."""
+    return _SINCE.search(s.text, 0, max(0, d.start - s.start)) is not None
+
+
 def _date_for(dates: list[DateMention], anchor: int) -> DateMention | None:
     """The sentence's date nearest the words that say what happened, day-level dates first."""
     if not dates:
@@ -630,6 +672,21 @@ def _contains(a: PlaceMention, b: PlaceMention) -> bool:
     return km * 1000 <= max(a.radius_m, _SAME_SPOT_M)
 
 
+def _beside(p: PlaceMention, q: PlaceMention, s: Sentence) -> bool:
+    """Whether two places are written as one's part of the other: "Gansu's Jishishan",
+    "Jishishan county, Gansu", "Jishishan in Gansu"."""
+    if p.start is None or q.start is None or p.end is None or q.end is None:
+        return False
+    a, b = (p, q) if p.start < q.start else (q, p)
+    gap = s.text[(a.end or 0) - s.start : (b.start or 0) - s.start]
+    return _PART_OF_GAP.fullmatch(gap) is not None
+
+
+def _within(p: PlaceMention, q: PlaceMention) -> bool:
+    """Whether placed ``p`` lies in placed ``q`` and is narrower than it."""
+    return p.placed and q.placed and p.radius_m < q.radius_m and _contains(q, p)
+
+
 def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
     """Whether draft ``b`` tells again what ``a`` told: the same kind, days that touch, and
     places that hold one another."""
@@ -641,6 +698,12 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         and kinds != _COUP_ORDERS
     ):
         return False
+    # A day of its own within a long spell ("on Monday the river rose above its 1941 level"
+    # after "rain has killed 147 people since April 27") is a happening of that spell, not the
+    # spell told again.
+    spell_a, spell_b = _spell(a), _spell(b)
+    if spell_a != spell_b and a.date_basis == b.date_basis == "sentence":
+        return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
     # happening of the days before: its date says nothing against the match.
     undated = "published" in (a.date_basis, b.date_basis) and "named" not in (
@@ -651,6 +714,11 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
     if apart and not (undated and abs((a.date - b.date).days) <= _UNDATED_REACH_DAYS):
         return False
     return _contains(a.place, b.place) or _contains(b.place, a.place)
+
+
+def _spell(ev: DraftEvent) -> bool:
+    """Whether a draft spans more than ``_SPELL_DAYS``."""
+    return (ev.end_date - ev.date).days > _SPELL_DAYS
 
 
 def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
@@ -711,15 +779,28 @@ def fold_headline(events: list[DraftEvent]) -> list[DraftEvent]:
     return events
 
 
+def _wider(a: DraftEvent, b: DraftEvent) -> bool:
+    """Whether ``a``'s place holds ``b``'s and is not the same spot."""
+    return _contains(a.place, b.place) and not _contains(b.place, a.place)
+
+
 def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
     """One draft per happening: later tellings are folded into the first that they repeat."""
     events = fold_headline(events)
+    # Sentences that tell a happening place by place ("three died in Utuado; two in Toa Baja;
+    # and in Bayamón a man was killed"): each place's part is not the whole told again.
+    places_of: dict[int, set[str]] = {}
+    for ev in events:
+        places_of.setdefault(ev.sentence, set()).add(ev.place.name)
+    parts = {i for i, names in places_of.items() if len(names) > 1}
     out: list[DraftEvent] = []
     for ev in events:
         # Only the latest few: a happening is retold within an article's length, and comparing
         # each with all made a long text quadratic.
         for i in range(len(out) - 1, max(-1, len(out) - 1 - _MERGE_REACH), -1):
             kept = out[i]
+            if ev.sentence in parts and kept.sentence != ev.sentence and _wider(kept, ev):
+                continue
             if _same_happening(kept, ev):
                 out[i] = _merge(kept, ev)
                 break
@@ -862,7 +943,11 @@ def _read_sentence(
     """Add the sentence's happenings to ``events`` (or its tolls to the last one); the last
     dated sentence after it."""
     all_dates = _inside(article.dates.get(s.index, []), s)
-    usable = _event_dates(all_dates, article.published)
+    usable = [
+        replace(d, end_date=max(d.end_date, article.published), granularity="span")
+        if _since(s, d) else d
+        for d in _event_dates(all_dates, article.published)
+    ]  # fmt: skip
     here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
     category = _placed_category(s, here, article.theme)
     figures = _inside(article.figures.get(s.index, []), s)
@@ -895,8 +980,15 @@ def _read_sentence(
     if days is None:
         return carried
     origins = {id(p) for p in _origin_lists(here, s)}
-    (tier, _), place = min(((_specificity(p, s, anchor, id(p) in origins), p) for p in here),
-                           key=lambda pair: pair[0])  # fmt: skip
+    # Within a tier, a place written beside another that holds it is the more precise one:
+    # "hit Gansu's Jishishan county", "in Jishishan county, Gansu" happened in the county.
+    inner = {id(p) for p in here for q in here
+             if q is not p and _beside(p, q, s) and _within(p, q)}  # fmt: skip
+    ranked = []
+    for p in here:
+        tier, gap = _specificity(p, s, anchor, id(p) in origins)
+        ranked.append(((tier, id(p) not in inner, gap), p))
+    (tier, _, _), place = min(ranked, key=lambda pair: pair[0])
     if tier >= _ASIDE_TIER:
         # Only where it was said or a landmark to measure from ("1,300km southwest of
         # Beijing"): the sentence tells more of the happening just drafted.
@@ -972,6 +1064,12 @@ def _no_happening(
         return True
     modal = _SPECULATIVE.search(s.text)
     if modal is not None and s.start + modal.start() < anchor:
+        return True
+    would = _WOULD.search(s.text)
+    if (
+        would is not None and s.start + would.start() < anchor
+        and not _SPOKEN.search(s.text, 0, would.start())
+    ):  # fmt: skip
         return True
     return bool(_HEADING.fullmatch(s.text.strip()))  # "MOZAMBIQUE": a heading
 
