@@ -164,6 +164,12 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
 _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEYWORDS)
+# Verbs of how a place stands, in the present: "the dam holds back the reservoir", "the town
+# lies 140km from the capital", "the river runs north to the sea".
+_STANDING = re.compile(r"\b(?:holds back|lies|stretches|runs|flows|sits|borders|is home to"
+                       r"|is (?:located|situated))\b", re.IGNORECASE)  # fmt: skip
+# Kinds besides the hazards that a whole report may be about ("Myanmar's army takes power").
+_THEMES = frozenset({"election", "coup"})
 # A category's patterns by name (evacuation and decision have two entries), for _keyword_at.
 _CATEGORY_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {}
 for _category, _pattern in _CATEGORY_RES:
@@ -523,18 +529,26 @@ def guess_category(sentence: str, theme: str = "") -> str:
         if masked is not None and masked[0] in _CAUSED:
             return masked[0]
     if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
+        if category == "statement" and _STANDING.search(outside) and not _SPOKEN.search(outside):
+            # "The dam holds back the reservoir, which stretches for 240 km": how things
+            # stand, told in the present, is no happening of the hazard.
+            return category
         return theme
     if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):
         return "election"
+    if theme == "coup" and category == "statement" and _FORCES.search(outside):
+        # "In Yangon, soldiers and riot police were on standby": in a coup's report, forces
+        # that move are the coup's, where nothing else is said of them.
+        return "coup"
     return category
 
 
 def article_theme(sentences: list[Sentence]) -> str:
-    """A hazard or "election" when the article's lead is about one, else ""."""
+    """A hazard, "election" or "coup" when the article's lead is about one, else ""."""
     lead = " ".join(s.text for s in sentences[:3])
     best, where = "", len(lead) + 1
     for category, pattern in _CATEGORY_RES:
-        if category not in _HAZARDS and category != "election":
+        if category not in _HAZARDS and category not in _THEMES:
             continue
         m = pattern.search(lead)
         if m and m.start() < where:

@@ -192,3 +192,47 @@ def test_ends_of_a_stretch(gazetteer: Gazetteer, text: str, expected: list) -> N
 )
 def test_where_clause_of_its_own(gazetteer: Gazetteer, text: str, expected: list) -> None:
     assert [(c, p.split()[0]) for c, p, *_ in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # In a coup's report, forces that move where nothing else is said of them are the
+        # coup's.
+        (
+            "The army took power in a coup in Naypyitaw on Monday. In Yangon, soldiers and riot "
+            "police were on standby.",
+            [("coup", "Nay Pyi Taw"), ("coup", "Yangon")],
+        ),
+        # Counter-examples: forces in a report of no coup; a coup report's own words of kind.
+        (
+            "Protesters marched in Naypyitaw on Monday. In Yangon, soldiers and riot police were "
+            "on standby.",
+            [("protest", "Nay Pyi Taw")],
+        ),
+        (
+            "The army took power in a coup in Naypyitaw on Monday. In Yangon, police fired tear "
+            "gas at protesters.",
+            [("coup", "Nay Pyi Taw"), ("protest", "Yangon")],
+        ),
+    ],
+)
+def test_forces_in_a_coup_report(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "theme", "category"),
+    [
+        # How a place stands, told in the present, is no happening of the hazard.
+        ("The dam holds back the reservoir, which stretches for 240 kilometres.", "flood",
+         "statement"),
+        ("The village lies 140km southeast of the capital.", "drought", "statement"),
+        # Counter-examples: a hazard's words, or words said, in the same report.
+        ("Most of the land under water lies on the left bank.", "flood", "flood"),
+        ("The governor said the village lies cut off.", "flood", "flood"),
+        ("The dam burst and the water swept the valley.", "flood", "flood"),
+    ],
+)  # fmt: skip
+def test_how_things_stand_is_no_happening(sentence: str, theme: str, category: str) -> None:
+    assert guess_category(sentence, theme) == category
