@@ -306,6 +306,10 @@ _MEASURED_FROM = re.compile(
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
     re.IGNORECASE,
 )
+# "a cyclone taking shape over the sea off the coast of Santa Catarina": the happening is at
+# sea, the place a landmark.
+_OFF_COAST = re.compile(r"\boff\s+(?:the\s+)?(?:\w+\s+)?(?:coasts?|shores?)\s+of\s+(?:the\s+)?$",
+                        re.IGNORECASE)  # fmt: skip
 # Where people or units come from, not where it happened: "nationals of France", "the Air
 # Force from Coimbatore", "troops from across Kerala".
 _ORIGIN_BEFORE = re.compile(
@@ -572,8 +576,10 @@ def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -
 
 
 def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
-    """The places listed after one that says where people come from: "nationals of the
-    United States, France, Britain and Canada" are all origins, not only the first."""
+    """The places listed after one that says where people come from, or that the happening
+    is off the coast of: "nationals of the United States, France, Britain and Canada" are
+    all origins, not only the first; "off the coast of Rio Grande do Sul and Santa Catarina"
+    are both landmarks."""
     ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
     out: list[PlaceMention] = []
     for a, b in pairwise(ordered):
@@ -581,7 +587,7 @@ def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
         if _LIST_GAP.fullmatch(gap) is None:
             continue
         lead = s.text[max(0, (a.start or 0) - s.start - 60) : (a.start or 0) - s.start]
-        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead):
+        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead) or _OFF_COAST.search(lead):
             out.append(b)
     return out
 
@@ -604,6 +610,7 @@ def _specificity(
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or _OFF_COAST.search(before)
         or origin
         or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
@@ -710,6 +717,9 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         and not ("casualties" in kinds and kinds <= _VIOLENT)
         and not (kinds <= _CROWD)
         and kinds != _COUP_ORDERS
+        # "Hundreds of those who took part were detained": arrests at a crowd's place and
+        # time, told after it, are the end of the crowd's happening.
+        and not (a.category in _CROWD and b.category == "arrest")
     ):
         return False
     # A day of its own within a long spell ("on Monday the river rose above its 1941 level"
@@ -747,6 +757,8 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
     others.pop(narrow.name, None)
     category = a.category if a.category != "casualties" else b.category
+    if b.category == "arrest" and a.category in _CROWD:
+        category = a.category
     if {a.category, b.category} == _CROWD:
         category = "riot"  # a protest told again with stones and fire was a riot
     if {a.category, b.category} == _COUP_ORDERS:

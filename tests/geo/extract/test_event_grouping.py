@@ -236,3 +236,48 @@ def test_forces_in_a_coup_report(gazetteer: Gazetteer, text: str, expected: list
 )  # fmt: skip
 def test_how_things_stand_is_no_happening(sentence: str, theme: str, category: str) -> None:
     assert guess_category(sentence, theme) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Arrests told after a crowd's happening, at its place and time, are its end.
+        (
+            "Rioters stormed Congress in Brasilia on Sunday. Hundreds of those who took part "
+            "were detained in Brasilia.",
+            [("riot", "Brasília")],
+        ),
+        (
+            "Protesters marched in Brasilia on Sunday. Police arrested 40 of them in Brasilia.",
+            [("protest", "Brasília")],
+        ),
+        # Counter-example: arrests told first are a happening of their own.
+        (
+            "Police arrested 40 men in Brasilia on Sunday. Rioters stormed Congress in Brasilia "
+            "on Sunday.",
+            [("arrest", "Brasília"), ("riot", "Brasília")],
+        ),
+    ],
+)
+def test_arrests_end_a_crowd(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Off the coast of a list of places: at sea, each place a landmark.
+        (
+            "Floods hit Brazil on Monday. A cyclone is taking shape over the sea off the coast "
+            "of Rio Grande do Sul and Santa Catarina on Monday.",
+            [("flood", "Brazil")],
+        ),
+        # Counter-example: on the coast.
+        (
+            "Floods hit Brazil on Monday. A cyclone hit the coast of Rio Grande do Sul on Monday.",
+            [("flood", "Brazil"), ("storm", "Rio Grande do Sul")],
+        ),
+    ],
+)
+def test_off_the_coast_is_at_sea(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
