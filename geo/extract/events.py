@@ -306,6 +306,13 @@ _MEASURED_FROM = re.compile(
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
     re.IGNORECASE,
 )
+# A place in the words that say why: "joined the caravan because of poverty and gang violence
+# in Honduras" did not happen in Honduras.
+# ("was due to cross into Syria" is a plan, not a cause.)
+_CAUSE_BEFORE = re.compile(r"\b(?:because of|owing to|(?<!was )(?<!were )(?<!is )(?<!are )"
+                           r"(?<!be )due to)\b[^.;,]{0,60}$", re.IGNORECASE)  # fmt: skip
+# A country that did something, not where: "one more deliberate crime by Russia".
+_AGENT_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.IGNORECASE)
 # "a cyclone taking shape over the sea off the coast of Santa Catarina": the happening is at
 # sea, the place a landmark.
 _OFF_COAST = re.compile(r"\boff\s+(?:the\s+)?(?:\w+\s+)?(?:coasts?|shores?)\s+of\s+(?:the\s+)?$",
@@ -611,6 +618,8 @@ def _specificity(
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
         or _OFF_COAST.search(before)
+        or _CAUSE_BEFORE.search(before)
+        or (p.kind == "country" and _AGENT_BEFORE.search(before))
         or origin
         or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
@@ -683,6 +692,12 @@ def _contains(a: PlaceMention, b: PlaceMention) -> bool:
         return True
     if a.kind == "country" and b.country and b.country in a.country.split("|"):
         return True
+    landmark = b.within if b.kind == "building" and b.within is not None else None
+    if a.placed and landmark is not None and landmark.lat is not None:
+        # "the presidential palace", tied to Brasilia where the text first named it: at that
+        # town, though left for the editor to pin.
+        km = sphere_km((a.lat, a.lon), (landmark.lat, landmark.lon))  # type: ignore[arg-type]
+        return km * 1000 <= max(a.radius_m, _SAME_SPOT_M)
     if not (a.placed and b.placed):
         return bool(a.within and b.country and a.within.country == b.country and not b.placed)
     if a.country and b.country and not set(a.country.split("|")) & set(b.country.split("|")):

@@ -281,3 +281,63 @@ def test_arrests_end_a_crowd(gazetteer: Gazetteer, text: str, expected: list) ->
 )
 def test_off_the_coast_is_at_sea(gazetteer: Gazetteer, text: str, expected: list) -> None:
     assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A landmark tied to a town where the text first names it is at that town when told
+        # again, pinned or not.
+        (
+            "Rioters stormed the presidential palace in Brasilia on Sunday. On Monday they "
+            "ransacked offices at the presidential palace.",
+            [("riot", "Brasília")],
+        ),
+        # Counter-example: another town.
+        (
+            "Rioters stormed the presidential palace in Brasilia on Sunday. On Monday they "
+            "ransacked offices in Sao Paulo.",
+            [("riot", "Brasília"), ("riot", "São Paulo")],
+        ),
+    ],
+)
+def test_landmark_told_again_is_at_its_town(
+    gazetteer: Gazetteer, text: str, expected: list
+) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A place in the words that say why, or a country that did it, is not where it
+        # happened.
+        (
+            "Migrants crossed into Mexico on Saturday. They said they had joined the caravan "
+            "because of gang violence in Honduras.",
+            [("displacement", "Mexico")],
+        ),
+        (
+            "The dam at Nova Kakhovka burst on Tuesday. He called the flooding a deliberate "
+            "crime by Russia.",
+            [("flood", "Nova Kakhovka")],
+        ),
+        # Counter-examples: the place is where it happened; "due to" a plan.
+        (
+            "Migrants crossed into Mexico on Saturday. Gang violence in Honduras drove them to "
+            "join the caravan on Friday.",
+            [("displacement", "Mexico"), ("convoy", "Honduras")],
+        ),
+        (
+            "Migrants crossed into Mexico on Saturday. The convoy was due to cross into "
+            "Guatemala on Sunday.",
+            [("displacement", "Mexico"), ("convoy", "Guatemala")],
+        ),
+        (
+            "The dam at Nova Kakhovka burst on Tuesday. Floods also hit Russia.",
+            [("flood", "Nova Kakhovka"), ("flood", "Russia")],
+        ),
+    ],
+)
+def test_cause_and_doer_are_not_the_scene(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
