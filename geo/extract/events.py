@@ -168,6 +168,9 @@ _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEY
 # lies 140km from the capital", "the river runs north to the sea".
 _STANDING = re.compile(r"\b(?:holds back|lies|stretches|runs|flows|sits|borders|is home to"
                        r"|is (?:located|situated))\b", re.IGNORECASE)  # fmt: skip
+# "the capital", "the Nigerien capital", not a region's or a state's.
+_THE_CAPITAL = re.compile(r"\bthe\s+(?!(?:regional|state|provincial|district|county)\s)"
+                          r"(?:[\w']+\s+)?capital\b", re.IGNORECASE)  # fmt: skip
 # Kinds besides the hazards that a whole report may be about ("Myanmar's army takes power").
 _THEMES = frozenset({"election", "coup"})
 # A category's patterns by name (evacuation and decision have two entries), for _keyword_at.
@@ -990,6 +993,8 @@ def _read_sentence(
         for d in _event_dates(all_dates, article.published)
     ]  # fmt: skip
     here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
+    if not here:
+        here = _the_capital(article, s)
     category = _placed_category(s, here, article.theme)
     figures = _inside(article.figures.get(s.index, []), s)
     anchor = _keyword_at(s, category, here)
@@ -1044,6 +1049,17 @@ def _read_sentence(
     for other in _listed_with(place, here, s):
         events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return carried
+
+
+def _the_capital(article: _Article, s: Sentence) -> list[PlaceMention]:
+    """The capital the report names, when it names one only, as the place of a sentence that
+    names no other but "the capital" ("Across the capital on Friday, crowds clashed ...")."""
+    m = _THE_CAPITAL.search(s.text)
+    if m is None or len(article.capital) != 1:
+        return []
+    (capital,) = article.capital.values()
+    return [replace(capital, text=m.group(), start=s.start + m.start(), end=s.start + m.end(),
+                    sentence=s.index, via="anaphor")]  # fmt: skip
 
 
 def _unplaced_happening(

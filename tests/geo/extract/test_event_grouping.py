@@ -341,3 +341,34 @@ def test_landmark_told_again_is_at_its_town(
 )
 def test_cause_and_doer_are_not_the_scene(gazetteer: Gazetteer, text: str, expected: list) -> None:
     assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "The capital" in a sentence that names no place is the one capital the report names.
+        (
+            "DHAKA — Troops patrolled Bangladeshi cities on Saturday. Across the capital on "
+            "Friday, crowds had clashed with police.",
+            [("riot", "Dhaka")],
+        ),
+        (
+            "Ministers from Dhaka met last year. Across the capital on Friday, crowds had "
+            "clashed with police.",
+            [("riot", "Dhaka")],
+        ),
+        # Counter-examples: a region's capital; two capitals named.
+        (
+            "DHAKA — Troops patrolled Bangladeshi cities on Saturday. Across the regional "
+            "capital on Friday, crowds had clashed with police.",
+            [],
+        ),
+        (
+            "Ministers from Dhaka and Kathmandu met last year. Across the capital on Friday, "
+            "crowds had clashed with police.",
+            [],
+        ),
+    ],
+)
+def test_the_capital_is_the_one_named(gazetteer: Gazetteer, text: str, expected: list) -> None:
+    assert [d[:2] for d in drafts(text, gazetteer)] == expected
