@@ -190,6 +190,8 @@ _CROWD = frozenset({"protest", "riot"})
 # A state of emergency or curfew its makers declare, at the coup's place and time, is the coup.
 _COUP_ORDERS = frozenset({"coup", "decision"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
+# An attack on people and the abduction of some of them, at one place and time.
+_RAID = frozenset({"attack", "abduction"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
 # A relative clause, to the next comma: ", where fires had raged for days", "who fled the
@@ -302,7 +304,8 @@ _SAID_IN = re.compile(
     re.IGNORECASE,
 )
 _MEASURED_FROM = re.compile(
-    r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
+    # "100km from the northwestern Nigerian city of Kaduna": a few words may say what it is.
+    r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,45}?\b(?:of|from)\s+(?:the\s+)?$"
     # Both ends of a length: "a stretch of 450km running from Adana in the west to Diyarbakir".
     r"|\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\bfrom\s+[^.;]{1,40}?\bto\s+"
     r"(?:the\s+)?$"
@@ -738,6 +741,8 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         # "Hundreds of those who took part were detained": arrests at a crowd's place and
         # time, told after it, are the end of the crowd's happening.
         and not (a.category in _CROWD and b.category == "arrest")
+        # Gunmen who storm a school and carry off its pupils: one attack, one abduction.
+        and kinds != _RAID
     ):
         return False
     # A day of its own within a long spell ("on Monday the river rose above its 1941 level"
@@ -781,6 +786,8 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
         category = "riot"  # a protest told again with stones and fire was a riot
     if {a.category, b.category} == _COUP_ORDERS:
         category = "coup"
+    if {a.category, b.category} == _RAID:
+        category = "abduction"  # what the attack was for, and what ACLED codes
     return replace(
         a,
         date=dated.date,

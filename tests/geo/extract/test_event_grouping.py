@@ -372,3 +372,50 @@ def test_cause_and_doer_are_not_the_scene(gazetteer: Gazetteer, text: str, expec
 )
 def test_the_capital_is_the_one_named(gazetteer: Gazetteer, text: str, expected: list) -> None:
     assert [d[:2] for d in drafts(text, gazetteer)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Gunmen who storm a place and carry off people there: one raid, an abduction.
+        (
+            "Gunmen stormed a school in Eritrea on Thursday. They abducted 280 pupils in Eritrea "
+            "on Thursday.",
+            ["abduction"],
+        ),
+        (
+            "Gunmen abducted 280 pupils in Eritrea on Thursday. Gunmen attacked the village in "
+            "Eritrea on Thursday.",
+            ["abduction"],
+        ),
+        # Counter-example: days apart.
+        (
+            "Gunmen abducted 280 pupils in Eritrea on Monday. Gunmen attacked the village in "
+            "Eritrea on Thursday.",
+            ["abduction", "attack"],
+        ),
+    ],
+)
+def test_a_raid_that_abducts_is_one(text: str, expected: list[str]) -> None:
+    assert [e.category for e in events(text, date(2024, 3, 11))] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        # A distance from a place a few words describe: still a landmark.
+        (
+            "Gunmen rode into the school in Kuriga, a village 100km from the northwestern "
+            "Nigerian city of Kaduna, on Thursday.",
+            "Kuriga",
+        ),
+        # Counter-example: near it, no distance.
+        (
+            "Gunmen rode into the school in Kuriga, a village near the northwestern Nigerian "
+            "city of Kaduna, on Thursday.",
+            "Kaduna",
+        ),
+    ],
+)
+def test_distance_from_a_described_place(gazetteer: Gazetteer, text: str, place: str) -> None:
+    assert [d[1] for d in drafts(text, gazetteer)] == [place]
