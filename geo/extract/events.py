@@ -196,7 +196,10 @@ _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
 # A relative clause, to the next comma: ", where fires had raged for days", "who fled the
 # fighting".
-_RELATIVE = re.compile(r"(?:,\s+(?:which|who|whom|whose)|,?\s+where)\b[^,;.]*",
+# One with no comma before it ("demonstrators who ignored a government curfew") only when it
+# ends the sentence: the main verb came before it.
+_RELATIVE = re.compile(r"(?:,\s+(?:which|who|whom|whose)|,?\s+where)\b[^,;.]*"
+                       r"|\s+(?:who|which|that)\s[^,;.]*[.!?]?\s*$",
                        re.IGNORECASE)  # fmt: skip
 # A call or an appeal names the happening it is about: it is words, not that happening.
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"

@@ -41,9 +41,18 @@ def drafts(text: str, gazetteer: Gazetteer) -> list[tuple[str, str, str, str]]:
             "remains-found",
         ),
         ("Police arrested 40 men in the town, which floods had cut off for a week.", "arrest"),
+        # One with no comma before it, when it ends the sentence.
+        ("Riot police opened fire on demonstrators who ignored a government curfew.", "protest"),
         # Counter-examples: a main clause with no words of a happening keeps the clause's.
         ("Three of them were in the municipality, where mudslides struck.", "landslide"),
         ("Wildfires raged in the forest where the bodies were found.", "wildfire"),
+        # ... and one that does not end it may hold the main verb.
+        (
+            "Supporters who will not accept that he lost the election forced their way into "
+            "parliament.",
+            "riot",
+        ),
+        ("The army imposed a curfew on towns which protesters had held.", "decision"),
     ],
 )
 def test_main_clause_over_relative_clause(sentence: str, category: str) -> None:
