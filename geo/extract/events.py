@@ -382,6 +382,7 @@ _DATED_NOUN = (r"(?P<noun>elections?|vote|polls|referendum|run-?off|quake|earthq
 _NOUN_AFTER_DATE = re.compile(r"(?:['’]s?\s+|\s+)(?:\w+\s+)?" + _DATED_NOUN + r"\b",
                               re.IGNORECASE)  # fmt: skip
 _NOUN_BEFORE_DATE = re.compile(_DATED_NOUN + r"\s+(?:of|on)\s+(?:the\s+)?$", re.IGNORECASE)
+_NOUN_BEFORE_CHARS = 40
 # How many earlier drafts a sentence may be a retelling of.
 _MERGE_REACH = 32
 # Figures by kind -> events.csv columns (the story format's FIGURES).
@@ -673,7 +674,10 @@ def _event_dates(dates: list[DateMention], published: date) -> list[DateMention]
 def _since(s: Sentence, d: DateMention) -> bool:
     """Whether a date is where something still going on began ("rain has killed 147 people
     since April 27"): the happening lasts from that day to publication."""
-    return _SINCE.search(s.text, 0, max(0, d.start - s.start)) is not None
+    end = max(0, d.start - s.start)
+    # The few characters before the date only: searching the whole sentence before each date
+    # made a long one quadratic.
+    return _SINCE.search(s.text, max(0, end - 16), end) is not None
 
 
 def _date_for(dates: list[DateMention], anchor: int) -> DateMention | None:
@@ -891,7 +895,9 @@ def _dated_nouns(s: Sentence, dates: list[DateMention]) -> list[tuple[DateMentio
     for d in dates:
         rel_start, rel_end = d.start - s.start, d.end - s.start
         after = _NOUN_AFTER_DATE.match(s.text, rel_end)
-        before = _NOUN_BEFORE_DATE.search(s.text, 0, rel_start)
+        # Only the words just before the date: searching the whole sentence before each date
+        # made a long one quadratic ("election of" is at most _NOUN_BEFORE_CHARS long).
+        before = _NOUN_BEFORE_DATE.search(s.text, max(0, rel_start - _NOUN_BEFORE_CHARS), rel_start)
         m = after or before
         if m is not None and (after or before.end() == rel_start):  # type: ignore[union-attr]
             out.append((d, m.group("noun")))
@@ -1038,8 +1044,10 @@ def _read_sentence(
     origins = {id(p) for p in _origin_lists(here, s)}
     # Within a tier, a place written beside another that holds it is the more precise one:
     # "hit Gansu's Jishishan county", "in Jishishan county, Gansu" happened in the county.
-    inner = {id(p) for p in here for q in here
-             if q is not p and _beside(p, q, s) and _within(p, q)}  # fmt: skip
+    # (Only neighbours in the text can be written together: pairs of all made it quadratic.)
+    ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
+    inner = {id(p) for a, b in pairwise(ordered) if _beside(a, b, s)
+             for p, q in ((a, b), (b, a)) if _within(p, q)}  # fmt: skip
     ranked = []
     for p in here:
         tier, gap = _specificity(p, s, anchor, id(p) in origins)
