@@ -22,8 +22,10 @@ from geo.vocabulary import CATEGORY, acled_event_type, acled_sub_event
 CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
     # People told to leave: the happening, even when a hazard is why ("ordered to leave their
     # homes after floodwaters ...").
+    # The order's object may say where the people are: "ordered tens of thousands of people in
+    # the northwest of Puerto Rico to leave" (eleven words).
     ("evacuation", r"\b(?:evacuat(?:e|ed|es|ing|ion|ions)|(?:ordered|told|urged|forced) (?:\w+ )"
-                   r"{0,10}?to (?:leave|flee|move)|evacuation orders?"
+                   r"{0,16}?to (?:leave|flee|move)|evacuation orders?"
                    # People moved: "patients were moved out of hospital", "29 foreigners were
                    # taken off the island", "2,000 people had got out of the flooded areas".
                    r"|(?:moved|brought|got|ferried|airlifted) (?:out of|to safety)"
@@ -80,7 +82,11 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                       # "the burned bodies of eighteen people, who may have been migrants,
                       # were discovered": the bodies' own clause, a few words on.
                       r"|bod(?:y|ies) of [^.;]{1,60}?\b(?:were|was|have been|had been) "
-                      r"(?:found|discovered|recovered))\b"),
+                      r"(?:found|discovered|recovered)"
+                      # Bodies seen where they lie are bodies found: "the bodies of 12 men lay
+                      # in the streets", "the bodies lay close to the forest".
+                      r"|bod(?:y|ies)\b[^.;]{0,40}?\b(?:(?:lay|lie|lying)(?! out| down)|littered"
+                      r"|strewn))\b"),
     ("funeral", r"\b(?:funerals?|buried|burial|mourn(?:ers|ed|ing)?)\b"),
     # A convoy or a caravan is the happening, whatever deal set it moving.
     ("convoy", r"\b(?:convoys?|buses|caravans?)\b"),
@@ -122,7 +128,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
              r"|torched|set (?:fire to|ablaze)|ransack\w*)\b"),
     ("protest", r"\b(?:protest\w*|demonstrat(?:ors?|ions?|ed|ing)|marche[sd]|marching"
                 r"|rall(?:y|ies|ied)|sit-ins?|took to the streets|chant\w*|tear ?gas|water cannons?"
-                r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters))\b"),
+                r"|disperse\w* (?:the |a )?(?:crowds?|protesters|demonstrators|supporters)"
+                # Shots to scare a crowd off: "scattered them by firing warning shots".
+                r"|warning shots)\b"),
     # Ground taken: "captured Baghuz", "seized the town", "fell to the SDF".
     ("capture", r"\b(?:captur(?:ed|es|ing)|seiz(?:ed|es|ing)|recaptur\w*|retook|retaken"
                 # "took back the palace", "had taken the city of X"
@@ -141,7 +149,9 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                r"(?:village|villagers|civilians|worshippers|market|church|mosque|school"
                r"|camp|bus|passengers|farmers|residents))\b"),
     ("accident", r"\b(?:crash(?:ed|es)?|derail\w*|capsiz\w*|collisions?|collided|sank)\b"),
-    ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties)\b"),
+    # "Nine more people lost their lives".
+    ("casualties", r"\b(?:killed|wounded|injured|dead|death toll|died|casualties"
+                   r"|lost (?:their|his|her) lives)\b"),
     ("speech", r"\b(?:speech|televised|address(?:ed)? (?:the nation|supporters|a rally)"
                r"|sermon)\b"),
     ("offensive", r"\b(?:offensives?|launched|advance[ds]?|assaults?|push(?:ed)? into"
@@ -154,6 +164,15 @@ CATEGORY_KEYWORDS: tuple[tuple[str, str], ...] = (
                  r"|suspended|approved|ordered|appointed|sworn in|resign(?:ed|ation))\b"),
 )  # fmt: skip
 _CATEGORY_RES = tuple((c, re.compile(p, re.IGNORECASE)) for c, p in CATEGORY_KEYWORDS)
+# Verbs of how a place stands, in the present: "the dam holds back the reservoir", "the town
+# lies 140km from the capital", "the river runs north to the sea".
+_STANDING = re.compile(r"\b(?:holds back|lies|stretches|runs|flows|sits|borders|is home to"
+                       r"|is (?:located|situated))\b", re.IGNORECASE)  # fmt: skip
+# "the capital", "the Nigerien capital", not a region's or a state's.
+_THE_CAPITAL = re.compile(r"\bthe\s+(?!(?:regional|state|provincial|district|county)\s)"
+                          r"(?:[\w']+\s+)?capital\b", re.IGNORECASE)  # fmt: skip
+# Kinds besides the hazards that a whole report may be about ("Myanmar's army takes power").
+_THEMES = frozenset({"election", "coup"})
 # A category's patterns by name (evacuation and decision have two entries), for _keyword_at.
 _CATEGORY_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {}
 for _category, _pattern in _CATEGORY_RES:
@@ -171,8 +190,17 @@ _CROWD = frozenset({"protest", "riot"})
 # A state of emergency or curfew its makers declare, at the coup's place and time, is the coup.
 _COUP_ORDERS = frozenset({"coup", "decision"})
 _FOLLOWS_ELECTION = frozenset({"statement", "decision"})
+# An attack on people and the abduction of some of them, at one place and time.
+_RAID = frozenset({"attack", "abduction"})
 _RESULTS = re.compile(r"\b(?:results?|won|wins?|winner|victory|percent|per cent|%|declared"
                       r"|tally|votes|seats|majority)\b", re.IGNORECASE)  # fmt: skip
+# A relative clause, to the next comma: ", where fires had raged for days", "who fled the
+# fighting".
+# One with no comma before it ("demonstrators who ignored a government curfew") only when it
+# ends the sentence: the main verb came before it.
+_RELATIVE = re.compile(r"(?:,\s+(?:which|who|whom|whose)|,?\s+where)\b[^,;.]*"
+                       r"|\s+(?:who|which|that)\s[^,;.]*[.!?]?\s*$",
+                       re.IGNORECASE)  # fmt: skip
 # A call or an appeal names the happening it is about: it is words, not that happening.
 _CALL = re.compile(r"\b(?:call(?:ed|s|ing)?|urg(?:ed|es|ing)|appeal(?:ed|s|ing)?|press(?:ed|ing)"
                    r"|demand(?:ed|s|ing)?)\b[^.;]{0,60}?\b(?:end|halt|stop|ceasefire|truce|calm"
@@ -231,6 +259,8 @@ _CAUSED = frozenset({"displacement", "evacuation", "return", "convoy"})
 # "police accused of firing", where the act is told).
 _REACTION = re.compile(r"\b(?:condemn(?:ed|s|ing)?|denounc(?:ed|es|ing)|deplor(?:ed|es|ing)"
                        r"|offered (?:his|her|their) condolences"
+                       # "observers voiced concern over the use of force": words about it.
+                       r"|(?:voic|express)(?:ed|es|ing) (?:\w+ ){0,2}?(?:concern|alarm|dismay)"
                        r"|accus(?:ed|es|ing) (?:\w+ ){1,4}?of)\b", re.IGNORECASE)  # fmt: skip
 # "if it collapsed, 70,000 people could be affected": what might happen has not.
 _HYPOTHETICAL = re.compile(
@@ -240,6 +270,9 @@ _HYPOTHETICAL = re.compile(
 )
 # "Rain may return on Thursday": a forecast, when the words of the happening follow the modal.
 _SPECULATIVE = re.compile(r"\b(?:may|might|could)\s+(?!have\b|had\b)", re.IGNORECASE)
+# "A breach would send water down the river": what would follow something that has not
+# happened; not a plan someone told ("he said the group would hold celebrations").
+_WOULD = re.compile(r"\bwould\s+(?!have\b|had\b)", re.IGNORECASE)
 # A list longer than this ("AFAD named the ten provinces: ...") is a roll, not places of one
 # happening each.
 _MAX_LISTED = 3
@@ -250,8 +283,9 @@ _UNPLACED_KINDS = frozenset({"evacuation", "protest", "riot", "decision", "remai
 # A sentence that says it tells of another place or happening.
 _ELSEWHERE = re.compile(r"\W*(?:separately|elsewhere|meanwhile|in (?:a )?(?:separate|another)"
                         r"|in other)\b", re.IGNORECASE)  # fmt: skip
-# Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject.
-_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
+# Where a sentence may hold two happenings: "; ", ", while ", ", and" before a new subject,
+# ", where" ("the dead were in Bohol, where the Loboc River overflowed").
+_CLAUSE_BREAK = re.compile(r";\s+|,\s+(?:while|whereas|where)\s+|,\s+and\s+(?=(?:a|an|the)\s)",
                            re.IGNORECASE)  # fmt: skip
 # A correspondent's sentence: its places are where they report from, not where it happened.
 _REPORTING = re.compile(r"^\W*(?:reporting|speaking|writing)\b[^,.;]{0,40}?\bfrom\b",
@@ -273,10 +307,25 @@ _SAID_IN = re.compile(
     re.IGNORECASE,
 )
 _MEASURED_FROM = re.compile(
-    r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\b(?:of|from)\s+(?:the\s+)?$"
+    # "100km from the northwestern Nigerian city of Kaduna": a few words may say what it is.
+    r"\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,45}?\b(?:of|from)\s+(?:the\s+)?$"
+    # Both ends of a length: "a stretch of 450km running from Adana in the west to Diyarbakir".
+    r"|\d\s*(?:km|kilometres|kilometers|miles|mi)\b[^.;]{0,30}?\bfrom\s+[^.;]{1,40}?\bto\s+"
+    r"(?:the\s+)?$"
     r"|\b(?:reporting|reports|speaking|writing)\s+(?:for\s+[\w ]{1,30}\s+)?from\s+$",
     re.IGNORECASE,
 )
+# A place in the words that say why: "joined the caravan because of poverty and gang violence
+# in Honduras" did not happen in Honduras.
+# ("was due to cross into Syria" is a plan, not a cause.)
+_CAUSE_BEFORE = re.compile(r"\b(?:because of|owing to|(?<!was )(?<!were )(?<!is )(?<!are )"
+                           r"(?<!be )due to)\b[^.;,]{0,60}$", re.IGNORECASE)  # fmt: skip
+# A country that did something, not where: "one more deliberate crime by Russia".
+_AGENT_BEFORE = re.compile(r"\bby\s+(?:the\s+)?$", re.IGNORECASE)
+# "a cyclone taking shape over the sea off the coast of Santa Catarina": the happening is at
+# sea, the place a landmark.
+_OFF_COAST = re.compile(r"\boff\s+(?:the\s+)?(?:\w+\s+)?(?:coasts?|shores?)\s+of\s+(?:the\s+)?$",
+                        re.IGNORECASE)  # fmt: skip
 # Where people or units come from, not where it happened: "nationals of France", "the Air
 # Force from Coimbatore", "troops from across Kerala".
 _ORIGIN_BEFORE = re.compile(
@@ -295,6 +344,13 @@ _AREA_KINDS = frozenset({"area", "region", "border", "district", "province", "ri
 # Dates that say when something happened; a duration ("six-year war"), a "since 2014" or a bare
 # year is background, never an event's date.
 _EVENT_DATE_KINDS = frozenset({"absolute", "weekday", "relative", "month"})
+# Between a place and one that holds it, written together: "Khartoum's presidential palace",
+# "Jishishan county, Gansu", "Jishishan county in Gansu province", "the X district of Y".
+_PART_OF_GAP = re.compile(r"['’]s\s+|,\s*|\s+(?:in|of)\s+(?:the\s+)?", re.IGNORECASE)
+# A draft longer than this many days tells a spell (weeks of rain, a wave of attacks).
+_SPELL_DAYS = 7
+# "since" just before a date.
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$", re.IGNORECASE)
 # A relative date further than this from publication ("in 10 years") is no event's date.
 _RELATIVE_REACH_DAYS = 366
 # An undated sentence takes the date of a dated event this many sentences back, if any.
@@ -326,6 +382,7 @@ _DATED_NOUN = (r"(?P<noun>elections?|vote|polls|referendum|run-?off|quake|earthq
 _NOUN_AFTER_DATE = re.compile(r"(?:['’]s?\s+|\s+)(?:\w+\s+)?" + _DATED_NOUN + r"\b",
                               re.IGNORECASE)  # fmt: skip
 _NOUN_BEFORE_DATE = re.compile(_DATED_NOUN + r"\s+(?:of|on)\s+(?:the\s+)?$", re.IGNORECASE)
+_NOUN_BEFORE_CHARS = 40
 # How many earlier drafts a sentence may be a retelling of.
 _MERGE_REACH = 32
 # Figures by kind -> events.csv columns (the story format's FIGURES).
@@ -456,6 +513,12 @@ def guess_category(sentence: str, theme: str = "") -> str:
     if _CALL.search(sentence) or _REACTION.search(sentence):
         return "statement"  # "called for an end to the fighting": words about a happening
     outside = _QUOTED.sub(" ", sentence)
+    # "Bodies were discovered in a part of Greece where wildfires had been raging": a clause
+    # that describes a noun says what the place or people are like; the main clause says what
+    # happened, when it has words of a happening of its own.
+    main = _RELATIVE.sub(" ", outside)
+    if main != outside and _match(main) is not None:
+        outside = main
     # A sentence that is all quote, or quote and a speech verb, is words.
     found = _match(outside) or (_match(sentence) if outside == sentence else None)
     category = found[0] if found else "statement"
@@ -487,18 +550,26 @@ def guess_category(sentence: str, theme: str = "") -> str:
         if masked is not None and masked[0] in _CAUSED:
             return masked[0]
     if theme in _HAZARDS and category in _FOLLOWS_HAZARD:
+        if category == "statement" and _STANDING.search(outside) and not _SPOKEN.search(outside):
+            # "The dam holds back the reservoir, which stretches for 240 km": how things
+            # stand, told in the present, is no happening of the hazard.
+            return category
         return theme
     if theme == "election" and category in _FOLLOWS_ELECTION and _RESULTS.search(sentence):
         return "election"
+    if theme == "coup" and category == "statement" and _FORCES.search(outside):
+        # "In Yangon, soldiers and riot police were on standby": in a coup's report, forces
+        # that move are the coup's, where nothing else is said of them.
+        return "coup"
     return category
 
 
 def article_theme(sentences: list[Sentence]) -> str:
-    """A hazard or "election" when the article's lead is about one, else ""."""
+    """A hazard, "election" or "coup" when the article's lead is about one, else ""."""
     lead = " ".join(s.text for s in sentences[:3])
     best, where = "", len(lead) + 1
     for category, pattern in _CATEGORY_RES:
-        if category not in _HAZARDS and category != "election":
+        if category not in _HAZARDS and category not in _THEMES:
             continue
         m = pattern.search(lead)
         if m and m.start() < where:
@@ -522,8 +593,10 @@ def _keyword_at(sentence: Sentence, category: str, places: list[PlaceMention]) -
 
 
 def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
-    """The places listed after one that says where people come from: "nationals of the
-    United States, France, Britain and Canada" are all origins, not only the first."""
+    """The places listed after one that says where people come from, or that the happening
+    is off the coast of: "nationals of the United States, France, Britain and Canada" are
+    all origins, not only the first; "off the coast of Rio Grande do Sul and Santa Catarina"
+    are both landmarks."""
     ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
     out: list[PlaceMention] = []
     for a, b in pairwise(ordered):
@@ -531,7 +604,7 @@ def _origin_lists(here: list[PlaceMention], s: Sentence) -> list[PlaceMention]:
         if _LIST_GAP.fullmatch(gap) is None:
             continue
         lead = s.text[max(0, (a.start or 0) - s.start - 60) : (a.start or 0) - s.start]
-        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead):
+        if (out and out[-1] is a) or _ORIGIN_BEFORE.search(lead) or _OFF_COAST.search(lead):
             out.append(b)
     return out
 
@@ -554,6 +627,9 @@ def _specificity(
     if (
         _said_in_before(sentence.text, (p.start or 0) - sentence.start)
         or _MEASURED_FROM.search(before)
+        or _OFF_COAST.search(before)
+        or _CAUSE_BEFORE.search(before)
+        or (p.kind == "country" and _AGENT_BEFORE.search(before))
         or origin
         or _ORIGIN_BEFORE.search(before)
         or _REPORTING.match(sentence.text)
@@ -595,6 +671,15 @@ def _event_dates(dates: list[DateMention], published: date) -> list[DateMention]
     return out
 
 
+def _since(s: Sentence, d: DateMention) -> bool:
+    """Whether a date is where something still going on began ("rain has killed 147 people
+    since April 27"): the happening lasts from that day to publication."""
+    end = max(0, d.start - s.start)
+    # The few characters before the date only: searching the whole sentence before each date
+    # made a long one quadratic.
+    return _SINCE.search(s.text, max(0, end - 16), end) is not None
+
+
 def _date_for(dates: list[DateMention], anchor: int) -> DateMention | None:
     """The sentence's date nearest the words that say what happened, day-level dates first."""
     if not dates:
@@ -620,6 +705,12 @@ def _contains(a: PlaceMention, b: PlaceMention) -> bool:
         return True
     if a.kind == "country" and b.country and b.country in a.country.split("|"):
         return True
+    landmark = b.within if b.kind == "building" and b.within is not None else None
+    if a.placed and landmark is not None and landmark.lat is not None:
+        # "the presidential palace", tied to Brasilia where the text first named it: at that
+        # town, though left for the editor to pin.
+        km = sphere_km((a.lat, a.lon), (landmark.lat, landmark.lon))  # type: ignore[arg-type]
+        return km * 1000 <= max(a.radius_m, _SAME_SPOT_M)
     if not (a.placed and b.placed):
         return bool(a.within and b.country and a.within.country == b.country and not b.placed)
     if a.country and b.country and not set(a.country.split("|")) & set(b.country.split("|")):
@@ -628,6 +719,21 @@ def _contains(a: PlaceMention, b: PlaceMention) -> bool:
         return False
     km = sphere_km((a.lat, a.lon), (b.lat, b.lon))  # type: ignore[arg-type]
     return km * 1000 <= max(a.radius_m, _SAME_SPOT_M)
+
+
+def _beside(p: PlaceMention, q: PlaceMention, s: Sentence) -> bool:
+    """Whether two places are written as one's part of the other: "Gansu's Jishishan",
+    "Jishishan county, Gansu", "Jishishan in Gansu"."""
+    if p.start is None or q.start is None or p.end is None or q.end is None:
+        return False
+    a, b = (p, q) if p.start < q.start else (q, p)
+    gap = s.text[(a.end or 0) - s.start : (b.start or 0) - s.start]
+    return _PART_OF_GAP.fullmatch(gap) is not None
+
+
+def _within(p: PlaceMention, q: PlaceMention) -> bool:
+    """Whether placed ``p`` lies in placed ``q`` and is narrower than it."""
+    return p.placed and q.placed and p.radius_m < q.radius_m and _contains(q, p)
 
 
 def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
@@ -639,7 +745,18 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
         and not ("casualties" in kinds and kinds <= _VIOLENT)
         and not (kinds <= _CROWD)
         and kinds != _COUP_ORDERS
+        # "Hundreds of those who took part were detained": arrests at a crowd's place and
+        # time, told after it, are the end of the crowd's happening.
+        and not (a.category in _CROWD and b.category == "arrest")
+        # Gunmen who storm a school and carry off its pupils: one attack, one abduction.
+        and kinds != _RAID
     ):
+        return False
+    # A day of its own within a long spell ("on Monday the river rose above its 1941 level"
+    # after "rain has killed 147 people since April 27") is a happening of that spell, not the
+    # spell told again.
+    spell_a, spell_b = _spell(a), _spell(b)
+    if spell_a != spell_b and a.date_basis == b.date_basis == "sentence":
         return False
     # A telling dated only by the publication day ("the toll climbed past 15,000") is about a
     # happening of the days before: its date says nothing against the match.
@@ -651,6 +768,11 @@ def _same_happening(a: DraftEvent, b: DraftEvent) -> bool:
     if apart and not (undated and abs((a.date - b.date).days) <= _UNDATED_REACH_DAYS):
         return False
     return _contains(a.place, b.place) or _contains(b.place, a.place)
+
+
+def _spell(ev: DraftEvent) -> bool:
+    """Whether a draft spans more than ``_SPELL_DAYS``."""
+    return (ev.end_date - ev.date).days > _SPELL_DAYS
 
 
 def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
@@ -665,10 +787,14 @@ def _merge(a: DraftEvent, b: DraftEvent) -> DraftEvent:
     others = {p.name: p for p in (*a.other_places, a.place, *b.other_places, b.place)}
     others.pop(narrow.name, None)
     category = a.category if a.category != "casualties" else b.category
+    if b.category == "arrest" and a.category in _CROWD:
+        category = a.category
     if {a.category, b.category} == _CROWD:
         category = "riot"  # a protest told again with stones and fire was a riot
     if {a.category, b.category} == _COUP_ORDERS:
         category = "coup"
+    if {a.category, b.category} == _RAID:
+        category = "abduction"  # what the attack was for, and what ACLED codes
     return replace(
         a,
         date=dated.date,
@@ -711,15 +837,28 @@ def fold_headline(events: list[DraftEvent]) -> list[DraftEvent]:
     return events
 
 
+def _wider(a: DraftEvent, b: DraftEvent) -> bool:
+    """Whether ``a``'s place holds ``b``'s and is not the same spot."""
+    return _contains(a.place, b.place) and not _contains(b.place, a.place)
+
+
 def merge_events(events: list[DraftEvent]) -> list[DraftEvent]:
     """One draft per happening: later tellings are folded into the first that they repeat."""
     events = fold_headline(events)
+    # Sentences that tell a happening place by place ("three died in Utuado; two in Toa Baja;
+    # and in Bayamón a man was killed"): each place's part is not the whole told again.
+    places_of: dict[int, set[str]] = {}
+    for ev in events:
+        places_of.setdefault(ev.sentence, set()).add(ev.place.name)
+    parts = {i for i, names in places_of.items() if len(names) > 1}
     out: list[DraftEvent] = []
     for ev in events:
         # Only the latest few: a happening is retold within an article's length, and comparing
         # each with all made a long text quadratic.
         for i in range(len(out) - 1, max(-1, len(out) - 1 - _MERGE_REACH), -1):
             kept = out[i]
+            if ev.sentence in parts and kept.sentence != ev.sentence and _wider(kept, ev):
+                continue
             if _same_happening(kept, ev):
                 out[i] = _merge(kept, ev)
                 break
@@ -756,7 +895,9 @@ def _dated_nouns(s: Sentence, dates: list[DateMention]) -> list[tuple[DateMentio
     for d in dates:
         rel_start, rel_end = d.start - s.start, d.end - s.start
         after = _NOUN_AFTER_DATE.match(s.text, rel_end)
-        before = _NOUN_BEFORE_DATE.search(s.text, 0, rel_start)
+        # Only the words just before the date: searching the whole sentence before each date
+        # made a long one quadratic ("election of" is at most _NOUN_BEFORE_CHARS long).
+        before = _NOUN_BEFORE_DATE.search(s.text, max(0, rel_start - _NOUN_BEFORE_CHARS), rel_start)
         m = after or before
         if m is not None and (after or before.end() == rel_start):  # type: ignore[union-attr]
             out.append((d, m.group("noun")))
@@ -862,8 +1003,14 @@ def _read_sentence(
     """Add the sentence's happenings to ``events`` (or its tolls to the last one); the last
     dated sentence after it."""
     all_dates = _inside(article.dates.get(s.index, []), s)
-    usable = _event_dates(all_dates, article.published)
+    usable = [
+        replace(d, end_date=max(d.end_date, article.published), granularity="span")
+        if _since(s, d) else d
+        for d in _event_dates(all_dates, article.published)
+    ]  # fmt: skip
     here = [p for p in _inside(article.places.get(s.index, []), s) if p.via != "dateline"]
+    if not here:
+        here = _the_capital(article, s)
     category = _placed_category(s, here, article.theme)
     figures = _inside(article.figures.get(s.index, []), s)
     anchor = _keyword_at(s, category, here)
@@ -895,8 +1042,17 @@ def _read_sentence(
     if days is None:
         return carried
     origins = {id(p) for p in _origin_lists(here, s)}
-    (tier, _), place = min(((_specificity(p, s, anchor, id(p) in origins), p) for p in here),
-                           key=lambda pair: pair[0])  # fmt: skip
+    # Within a tier, a place written beside another that holds it is the more precise one:
+    # "hit Gansu's Jishishan county", "in Jishishan county, Gansu" happened in the county.
+    # (Only neighbours in the text can be written together: pairs of all made it quadratic.)
+    ordered = sorted((p for p in here if p.start is not None), key=lambda p: p.start or 0)
+    inner = {id(p) for a, b in pairwise(ordered) if _beside(a, b, s)
+             for p, q in ((a, b), (b, a)) if _within(p, q)}  # fmt: skip
+    ranked = []
+    for p in here:
+        tier, gap = _specificity(p, s, anchor, id(p) in origins)
+        ranked.append(((tier, id(p) not in inner, gap), p))
+    (tier, _, _), place = min(ranked, key=lambda pair: pair[0])
     if tier >= _ASIDE_TIER:
         # Only where it was said or a landmark to measure from ("1,300km southwest of
         # Beijing"): the sentence tells more of the happening just drafted.
@@ -911,6 +1067,17 @@ def _read_sentence(
     for other in _listed_with(place, here, s):
         events.append(replace(events[-1], place=other, figures=(), other_places=()))
     return carried
+
+
+def _the_capital(article: _Article, s: Sentence) -> list[PlaceMention]:
+    """The capital the report names, when it names one only, as the place of a sentence that
+    names no other but "the capital" ("Across the capital on Friday, crowds clashed ...")."""
+    m = _THE_CAPITAL.search(s.text)
+    if m is None or len(article.capital) != 1:
+        return []
+    (capital,) = article.capital.values()
+    return [replace(capital, text=m.group(), start=s.start + m.start(), end=s.start + m.end(),
+                    sentence=s.index, via="anaphor")]  # fmt: skip
 
 
 def _unplaced_happening(
@@ -972,6 +1139,12 @@ def _no_happening(
         return True
     modal = _SPECULATIVE.search(s.text)
     if modal is not None and s.start + modal.start() < anchor:
+        return True
+    would = _WOULD.search(s.text)
+    if (
+        would is not None and s.start + would.start() < anchor
+        and not _SPOKEN.search(s.text, 0, would.start())
+    ):  # fmt: skip
         return True
     return bool(_HEADING.fullmatch(s.text.strip()))  # "MOZAMBIQUE": a heading
 

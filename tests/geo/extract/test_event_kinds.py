@@ -97,9 +97,15 @@ def test_kind_from_the_placed_clause(text: str, category: str) -> None:
             "remains-found",
         ),
         ("The bodies of three fishermen were recovered on Monday.", "flood", "remains-found"),
-        # Counter-examples: a toll or bodies not found stay the hazard's.
+        # Bodies seen where they lie are bodies found, counted or not.
+        ("The bodies of at least 12 men lay in the streets.", "", "remains-found"),
+        ("The bodies of the dead lay in the streets.", "", "remains-found"),
+        ("The bodies lay close to the forest.", "wildfire", "remains-found"),
+        # Counter-examples: a toll, or the dead with no bodies seen, stay the hazard's or a
+        # toll; "bodies" that lay out a plan are organisations.
         ("At least 12 people were killed.", "landslide", "landslide"),
-        ("The bodies of the dead lay in the streets.", "", "casualties"),
+        ("The dead lay in the streets.", "", "casualties"),
+        ("Regional bodies lay out a plan for talks.", "", "statement"),
     ],
 )
 def test_bodies_found(sentence: str, theme: str, category: str) -> None:

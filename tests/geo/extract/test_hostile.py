@@ -222,6 +222,8 @@ ARTICLES_OF_TIME: dict[str, Callable[[int], str]] = {
     "unclosed tags": lambda size: "<p>x</p>" + "<a" * (size // 2),
     "unclosed comments": lambda size: "<p>x</p>" + "<!--" * (size // 4),
     "numbers": _repeat("12 killed, 3 wounded on 5 August, 300 or so of its fighters, 2 km2. "),
+    # Each date's look back for "since" or "the election of" went over the whole sentence.
+    "one sentence of dates": _repeat("Floods hit Homs since Monday and the election of May 5 "),
 }
 
 
