@@ -482,3 +482,22 @@ def test_search_finds_a_division_without_its_type_word(gaz: Gazetteer) -> None:
 @pytest.mark.parametrize("query", ["", "Xqzvillewock", "province"])
 def test_search_finds_nothing_for_nothing(gaz: Gazetteer, query) -> None:
     assert gaz.search(query) == []
+
+
+def test_puerto_rico_barrios_are_puerto_rico() -> None:
+    # geoBoundaries counts Puerto Rico as part of the US; the build files its barrios by the
+    # GeoNames towns they lie by (a Guajataca barrio of Quebradillas).
+    import csv
+    import gzip
+
+    from geo.geocoders.gazetteer import DISTRICTS_FILE
+
+    with gzip.open(DISTRICTS_FILE, "rt", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    island = [
+        r for r in rows if 17.8 <= float(r["lat"]) <= 18.6 and -67.3 <= float(r["lon"]) <= -65.2
+    ]
+    assert len(island) > 500
+    assert {r["country"] for r in island} == {"PR"}
+    assert all(r["admin1"] for r in island)
+    assert "Guajataca" in {r["name"] for r in island}
