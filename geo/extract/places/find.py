@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from geo.extract.actors import ActorMention
 from geo.extract.places.borders import _anaphors, _border_matches
+from geo.extract.places.districts import _bare_districts
 from geo.extract.places.judge import _judge_matches
 from geo.extract.places.match import MAX_CANDIDATES, _Match
 from geo.extract.places.passed_over import _actor_kinds, _passed_over, _reject_known
@@ -76,6 +77,7 @@ def find_places(
     countries: CountryTable | None = None,
     demonyms: bool = False,
     unknown: bool = True,
+    districts: bool = True,
     passed_over: list[PassedOver] | None = None,
 ) -> list[PlaceMention]:
     """Place mentions in ``text`` resolved by a document-level country vote, in text order.
@@ -84,7 +86,9 @@ def find_places(
     the caller names the dateline place without it being in the text. ``demonyms`` adds
     "Turkish", "Syrian" as mentions of the country (via ``demonym``); by default they only vote,
     as an adjective names who or what, not where. ``unknown`` adds the names no gazetteer
-    knows that the text uses as places (see :func:`_unknown_places`). ``passed_over``, when
+    knows that the text uses as places (see :func:`_unknown_places`); ``districts`` the
+    districts named without a type word that the article's places vouch for (see
+    :func:`_bare_districts`). ``passed_over``, when
     given, gets the capitalised names looked at and let go, in text order (see
     :class:`PassedOver`); asking for them changes no mention.
     """
@@ -112,6 +116,12 @@ def find_places(
     if dateline is not None and dateline_match is not None:
         out.append(_dateline_mention(text, dateline_match, dateline[0], votes, near))
     out += _known_mentions(finder, matches, votes, near, rejected)
+    if districts:
+        bare = _bare_districts(text, tokens, out, finder, votes, countries, person_keys)
+        # A name the vote left unplaced ("Rampura", whose only town is Rangpur by an alternate
+        # name) is the district where one is vouched for.
+        spans = {(p.start, p.end) for p in bare}
+        out = [p for p in out if p.placed or (p.start, p.end) not in spans] + bare
     if unknown:
         dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
         out += _unknown_places(

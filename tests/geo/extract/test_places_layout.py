@@ -29,6 +29,7 @@ ORDER = (
     "resolve",
     "cues",
     "unknown",
+    "districts",
     "passed_over",
     "settle",
     "find",

@@ -482,3 +482,39 @@ def test_search_finds_a_division_without_its_type_word(gaz: Gazetteer) -> None:
 @pytest.mark.parametrize("query", ["", "Xqzvillewock", "province"])
 def test_search_finds_nothing_for_nothing(gaz: Gazetteer, query) -> None:
     assert gaz.search(query) == []
+
+
+def test_puerto_rico_barrios_are_puerto_rico() -> None:
+    # geoBoundaries counts Puerto Rico as part of the US; the build files its barrios by the
+    # GeoNames towns they lie by (a Guajataca barrio of Quebradillas).
+    import csv
+    import gzip
+
+    from geo.geocoders.gazetteer import DISTRICTS_FILE
+
+    with gzip.open(DISTRICTS_FILE, "rt", encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    island = [
+        r for r in rows if 17.8 <= float(r["lat"]) <= 18.6 and -67.3 <= float(r["lon"]) <= -65.2
+    ]
+    assert len(island) > 500
+    assert {r["country"] for r in island} == {"PR"}
+    assert all(r["admin1"] for r in island)
+    assert "Guajataca" in {r["name"] for r in island}
+
+
+@pytest.mark.parametrize(
+    ("name", "countries", "division"),
+    [
+        # A thana of Dhaka and its Indian namesakes: every district of the name, bare.
+        ("Rampura", {"BD", "IN"}, False),
+        # Sinjar district is GeoNames' (areas.csv), not geoBoundaries'.
+        ("Sinjar", set(), True),
+        ("Nineveh", set(), True),
+    ],
+)
+def test_districts_and_divisions_by_bare_name(gaz: Gazetteer, name, countries, division) -> None:
+    found = gaz.districts(name)
+    assert {p.country for p in found} >= countries and (countries or not found)
+    assert all(p.id.startswith("adm3:gb-") for p in found)
+    assert gaz.is_division(name) is division
