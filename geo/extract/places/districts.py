@@ -8,6 +8,7 @@ import numpy as np
 from geo.extract.places.match import _country_of
 from geo.extract.places.recognise import _Finder
 from geo.extract.places.records import PlaceMention
+from geo.extract.places.resolve import mention_at
 from geo.extract.places.tokens import _Token
 from geo.extract.places.unknown import _BARE_WORDS, _unknown_runs
 from geo.extract.places.votes import ANCHOR_RADIUS_M, _Votes
@@ -93,24 +94,8 @@ def _bare_districts(
             continue
         for first, last in spans:
             start, end = tokens[first].start, tokens[last].end
-            out.append(
-                PlaceMention(
-                    name=place.name,
-                    text=text[start:end],
-                    start=start,
-                    end=end,
-                    sentence=tokens[first].sentence,
-                    lat=place.lat,
-                    lon=place.lon,
-                    radius_m=place.radius_m,
-                    country=place.country,
-                    kind=place.kind,
-                    place_id=place.id,
-                    source=place.source,
-                    via="context",
-                    candidates=(place,),
-                )
-            )
+            sentence = tokens[first].sentence
+            out.append(mention_at(text, start, end, place, sentence, "context", (place,)))
     return out
 
 

@@ -96,11 +96,25 @@ def _mention(
     via: str,
     ranked: list[GazetteerPlace] | None = None,
 ) -> PlaceMention:
+    candidates = tuple((ranked or m.candidates)[:MAX_CANDIDATES])
+    return mention_at(text, m.start, m.end, place, sentence, via, candidates)
+
+
+def mention_at(
+    text: str,
+    start: int,
+    end: int,
+    place: GazetteerPlace,
+    sentence: int,
+    via: str,
+    candidates: tuple[GazetteerPlace, ...],
+) -> PlaceMention:
+    """The mention of ``place`` written at ``text[start:end]``, found ``via`` a rule."""
     return PlaceMention(
         name=place.name,
-        text=text[m.start : m.end],
-        start=m.start,
-        end=m.end,
+        text=text[start:end],
+        start=start,
+        end=end,
         sentence=sentence,
         lat=place.lat,
         lon=place.lon,
@@ -110,7 +124,7 @@ def _mention(
         place_id=place.id,
         source=place.source,
         via=via,
-        candidates=tuple((ranked or m.candidates)[:MAX_CANDIDATES]),
+        candidates=candidates,
     )
 
 
