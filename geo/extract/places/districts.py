@@ -10,9 +10,8 @@ from geo.extract.places.recognise import _Finder
 from geo.extract.places.records import PlaceMention
 from geo.extract.places.resolve import mention_at
 from geo.extract.places.tokens import _Token
-from geo.extract.places.unknown import _BARE_WORDS, _unknown_runs
+from geo.extract.places.unknown import _BARE_WORDS
 from geo.extract.places.votes import ANCHOR_RADIUS_M, _Votes
-from geo.extract.regions import CountryTable
 from geo.extract.sentences import Spans
 from geo.geocoders.gazetteer import GazetteerPlace, _haversine_km
 from geo.names import normalize
@@ -27,16 +26,17 @@ DISTRICT_NEAR_KM = 120.0
 def _bare_districts(
     text: str,
     tokens: list[_Token],
+    runs: list[tuple[int, int, bool]],
     found: list[PlaceMention],
     finder: _Finder,
     votes: _Votes,
-    countries: CountryTable,
     person_keys: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[PlaceMention]:
-    """Capitalised names the finder left unplaced or let go, written without a type word, that
-    name one of geoBoundaries' districts (``Gazetteer.districts``) in the article's
-    best-supported country within DISTRICT_NEAR_KM of a town or district of that country the
-    article placed: every mention of such a name, placed at the nearest such district.
+    """Capitalised names (of ``runs``, ``_unknown_runs``'s) the finder left unplaced or let go,
+    written without a type word, that name one of geoBoundaries' districts
+    (``Gazetteer.districts``) in the article's best-supported country within DISTRICT_NEAR_KM of
+    a town or district of that country the article placed: every mention of such a name, placed
+    at the nearest such district.
 
     Left alone: a name in a sentence that places something in another country, one the text
     also writes in lowercase ("the valley"), or capitalises only
@@ -55,8 +55,8 @@ def _bare_districts(
     if not anchors:
         return []
     placed = Spans((p.start, p.end) for p in found if p.placed and p.start is not None)
-    runs: dict[str, list[tuple[int, int]]] = {}
-    for first, last, feature in _unknown_runs(tokens, finder.words, countries):
+    names: dict[str, list[tuple[int, int]]] = {}
+    for first, last, feature in runs:
         # "the Guajataca Dam" is the dam, which the finder leaves unplaced even by a town
         # ("the Mosul Dam"): no feature lies at the middle of the place it is named after.
         # "the Nyiragongo area" is Nyiragongo ("area" names no kind of place).
@@ -64,7 +64,7 @@ def _bare_districts(
             feature, last = False, last - 1
         if not feature:
             key = normalize(" ".join(t.text for t in tokens[first : last + 1]))
-            runs.setdefault(key, []).append((first, last))
+            names.setdefault(key, []).append((first, last))
     # Words the text writes in lowercase somewhere: a name all of whose words are among them is
     # a common word capitalised ("Bazar" beside "the bazar"). A set, not a search per name:
     # an article of 100,000 names stays linear.
@@ -76,7 +76,7 @@ def _bare_districts(
         if p.placed and p.country and p.country != best:
             elsewhere[p.sentence] = True
     out = []
-    for key, spans in runs.items():
+    for key, spans in names.items():
         if any(placed.overlaps(tokens[f].start, tokens[la].end) for f, la in spans):
             continue  # the finder placed the name: a town, a division, a story place
         # The table first: most names are no district of that country, and that is a lookup.

@@ -28,7 +28,7 @@ from geo.extract.places.resolve import (
 from geo.extract.places.roles import _roles
 from geo.extract.places.settle import _on_the_stretch, _settle_in_areas
 from geo.extract.places.tokens import _Token, tokenize
-from geo.extract.places.unknown import _unknown_places
+from geo.extract.places.unknown import _unknown_places, _unknown_runs
 from geo.extract.places.votes import ANCHOR_RADIUS_M, _Votes
 from geo.extract.places.words import WordLists, load_word_lists
 from geo.extract.regions import CountryTable, load_countries
@@ -116,8 +116,10 @@ def find_places(
     if dateline is not None and dateline_match is not None:
         out.append(_dateline_mention(text, dateline_match, dateline[0], votes, near))
     out += _known_mentions(finder, matches, votes, near, rejected)
+    # The capitalised runs that may be names no gazetteer places: read by both passes below.
+    runs = _unknown_runs(tokens, words, countries) if districts or unknown else []
     if districts:
-        bare = _bare_districts(text, tokens, out, finder, votes, countries, person_keys)
+        bare = _bare_districts(text, tokens, runs, out, finder, votes, person_keys)
         # A name the vote left unplaced ("Rampura", whose only town is Rangpur by an alternate
         # name) is the district where one is vouched for.
         spans = {(p.start, p.end) for p in bare}
@@ -125,7 +127,7 @@ def find_places(
     if unknown:
         dateline_key = normalize(dateline[0]) if dateline and not dateline_match else None
         out += _unknown_places(
-            text, tokens, out, finder, votes, countries, dateline_key, person_keys,
+            text, tokens, runs, out, finder, votes, countries, dateline_key, person_keys,
             rejected=rejected, actor_kind=_actor_kinds(actors or []) if rejected is not None
             else None,
         )  # fmt: skip

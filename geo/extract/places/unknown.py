@@ -57,6 +57,7 @@ _UNKNOWN_MAX_TOKENS = 3
 def _unknown_places(
     text: str,
     tokens: list[_Token],
+    runs: list[tuple[int, int, bool]],
     found: list[PlaceMention],
     finder: _Finder,
     votes: _Votes,
@@ -74,11 +75,11 @@ def _unknown_places(
     left unplaced (no point), ``within`` the area the text puts it in (see _country_for): for
     the editor to pin down, never drawn on that area's middle.
 
-    ``rejected``, when given, gets (first token, last token, reason) of the names let go,
+    ``runs`` are ``_unknown_runs``'s. ``rejected``, when given, gets (first token, last token,
+    reason) of the names let go,
     ``actor_kind(start, end)`` naming the actor that holds one.
     """
     busy = Spans((p.start, p.end) for p in found if p.start is not None and p.end is not None)
-    runs = _unknown_runs(tokens, finder.words, countries)
     placed_at = {p.start: p for p in found if p.placed and p.role == "place"}
     cues = _cues(text, tokens, runs, finder, countries, dateline_key, person_keys, placed_at)
     cued, people, where, kinds = cues
