@@ -51,9 +51,11 @@ def _bars(
     return events_svg(by_family, colours, s.chapters, (s.start, s.end), period, filtered=filtered)
 
 
-def _held(path: str, fingerprint: tuple) -> str | None:
+@st.cache_data(max_entries=8, show_spinner=False)
+def _held_picture(path: str, fingerprint: tuple) -> str | None:
     """The held area over the whole story as an SVG picture drawn by Vega, once per story
-    version (no filter changes it), kept on disk (PictureError).
+    version (no filter changes it), kept on disk; a PictureError is not cached, so the next
+    run tries again.
 
     Kept beside the big stories' event stores: a new server's first page would otherwise
     spend a second starting Vega before its map is done. The key holds what draws it: the
@@ -98,13 +100,6 @@ def _chart_pictures(
     with _EARLY_LOCK:
         early = _EARLY.pop(args, None)
     return _bars(*args) if early is None else early.result()
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def _held_picture(path: str, fingerprint: tuple) -> str | None:
-    """The held area's picture, once per story version (a PictureError is not cached: the
-    next run tries again)."""
-    return _held(path, fingerprint)
 
 
 def _args(shown: Shown, filters: Filters) -> tuple:

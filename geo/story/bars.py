@@ -88,12 +88,12 @@ def events_svg(
 
 
 class _TimeScale:
-    """Days to x pixels over the story's span (its first day at 0, its last at WIDTH)."""
+    """Days to x pixels over the story's span (its first day at 0, its last at ``width``)."""
 
-    def __init__(self, span: tuple[date, date]) -> None:
+    def __init__(self, span: tuple[date, date], width: float = WIDTH) -> None:
         self.start = pd.Timestamp(span[0])
         days = (pd.Timestamp(span[1]) - self.start).days
-        self.px_per_day = WIDTH / max(days, 1)
+        self.px_per_day = width / max(days, 1)
 
     def __call__(self, day) -> float:
         return (pd.Timestamp(day) - self.start).days * self.px_per_day
@@ -119,12 +119,12 @@ def time_ticks(start: date, end: date, width: float = WIDTH) -> list[tuple[date,
     """The time axis's ticks and labels: the smallest calendar step whose labels fit side by
     side in ``width`` px (a year's first day labelled by its year, a month's by its name,
     any other day as "Aug 06")."""
-    days = max((end - start).days, 1)
+    x = _TimeScale((start, end), width)
     steps = [("day", n) for n in _DAY_STEPS] + [("month", n) for n in _MONTH_STEPS]
     ticks: list[tuple[date, str]] = []
     for kind, n in steps:
         ticks = _ticks_every(start, end, kind, n)
-        xs = [(d - start).days * width / days for d, _ in ticks]
+        xs = [x(d) for d, _ in ticks]
         wide = [len(label) * CHAR_PX for _, label in ticks]
         if all(xs[i + 1] - xs[i] >= (wide[i] + wide[i + 1]) / 2 + 8 for i in range(len(ticks) - 1)):
             return ticks
